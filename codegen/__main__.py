@@ -1,0 +1,81 @@
+"""``python -m codegen [--check]``: lint the schemas, then write or verify ``generated/``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from codegen.catalog import load_catalog
+from codegen.lint import lint
+from codegen.render import PACKAGE, render_all
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def differences(out: Path, files: dict[str, str]) -> list[str]:
+    """Stale, missing and extra files of ``out`` compared with a fresh render."""
+    problems = []
+    for rel, text in sorted(files.items()):
+        path = out / rel
+        if not path.is_file():
+            problems.append(f"missing: {rel}")
+        elif path.read_text(encoding="utf-8") != text:
+            problems.append(f"stale: {rel}")
+    package = out / PACKAGE
+    if package.is_dir():
+        for path in sorted(package.rglob("*")):
+            rel = str(path.relative_to(out))
+            if path.is_file() and "__pycache__" not in path.parts and rel not in files:
+                problems.append(f"extra: {rel}")
+    return problems
+
+
+def write(out: Path, files: dict[str, str]) -> int:
+    for problem in differences(out, files):
+        if problem.startswith("extra: "):
+            (out / problem.removeprefix("extra: ")).unlink()
+    changed = 0
+    for rel, text in sorted(files.items()):
+        path = out / rel
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            changed += 1
+    return changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
+    parser.add_argument("--schemas", type=Path, default=REPO / "schemas", help="schema tree to compile")
+    parser.add_argument("--out", type=Path, default=REPO / "generated", help="where generated files live")
+    parser.add_argument("--check", action="store_true", help="fail if generated/ differs from a fresh render")
+    args = parser.parse_args(argv)
+
+    started = time.perf_counter()
+    catalog = load_catalog(args.schemas)
+    findings = lint(catalog)
+    if findings:
+        print(f"schema lint failed ({len(findings)} finding(s)):", file=sys.stderr)
+        for finding in findings:
+            print(f"  {finding}", file=sys.stderr)
+        return 1
+    files = render_all(catalog)
+    elapsed = time.perf_counter() - started
+    if args.check:
+        problems = differences(args.out, files)
+        if problems:
+            print("generated/ is out of date with schemas/ (run `make generate`):", file=sys.stderr)
+            for problem in problems:
+                print(f"  {problem}", file=sys.stderr)
+            return 1
+        print(f"generated/ is up to date ({len(catalog.granular)} granular, {len(catalog.smart)} smart schemas)")
+        return 0
+    changed = write(args.out, files)
+    print(f"generated {len(files)} files ({changed} changed) in {elapsed:.2f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

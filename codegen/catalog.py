@@ -1,0 +1,193 @@
+"""Reads the schema tree into typed tool descriptions, with every ``$ref`` inlined.
+
+Clients get self-contained input schemas (few MCP clients follow ``$ref``), and the
+argument models and the smart merge rule compare fully resolved property schemas, so
+resolution happens once, here, before anything else looks at a schema.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+VENDOR_KEY = "x-cdpilot"
+MODES = ("smart", "legacy")
+HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+class SchemaFileError(Exception):
+    """A schema file that cannot even be loaded; reported like a lint finding."""
+
+    def __init__(self, path: Path, rule: str, message: str) -> None:
+        super().__init__(f"{path}: [{rule}] {message}")
+        self.path, self.rule, self.message = path, rule, message
+
+
+@dataclass(frozen=True)
+class GranularTool:
+    """A tool with its own handler and argument model (every legacy tool is one)."""
+
+    name: str
+    path: Path
+    raw: dict[str, Any]
+    resolved: dict[str, Any]
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        meta: dict[str, Any] = self.raw.get(VENDOR_KEY, {})
+        return meta
+
+    @property
+    def modes(self) -> tuple[str, ...]:
+        return tuple(self.meta.get("modes", ()))
+
+    @property
+    def description(self) -> str:
+        return str(self.raw.get("description", ""))
+
+    @property
+    def properties(self) -> dict[str, Any]:
+        props: dict[str, Any] = self.resolved.get("properties", {})
+        return props
+
+    @property
+    def required(self) -> list[str]:
+        return list(self.resolved.get("required", []))
+
+    @property
+    def defaults(self) -> dict[str, str]:
+        return dict(self.meta.get("defaults", {}))
+
+    @property
+    def model_name(self) -> str:
+        return "".join(part.capitalize() for part in self.name.split("_")) + "Args"
+
+
+@dataclass(frozen=True)
+class SmartTool:
+    """A consolidated tool: declared as action -> granular tool, built by codegen."""
+
+    name: str
+    path: Path
+    raw: dict[str, Any]
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        meta: dict[str, Any] = self.raw.get(VENDOR_KEY, {})
+        return meta
+
+    @property
+    def description(self) -> str:
+        return str(self.raw.get("description", ""))
+
+    @property
+    def discriminator(self) -> str:
+        return str(self.meta.get("discriminator", "action"))
+
+    @property
+    def actions(self) -> dict[str, str]:
+        return dict(self.meta.get("actions", {}))
+
+    @property
+    def default_action(self) -> str | None:
+        value = self.meta.get("default_action")
+        return None if value is None else str(value)
+
+
+@dataclass
+class Catalog:
+    root: Path
+    granular: dict[str, GranularTool] = field(default_factory=dict)
+    smart: dict[str, SmartTool] = field(default_factory=dict)
+    load_errors: list[SchemaFileError] = field(default_factory=list)
+    unloadable: set[str] = field(default_factory=set)  # tool names whose file failed to load
+
+    def rel(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.root.parent))
+        except ValueError:
+            return str(path)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SchemaFileError(path, "json", f"not readable JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise SchemaFileError(path, "json", "the top level must be a JSON object")
+    return data
+
+
+def _pointer(document: dict[str, Any], pointer: str, path: Path, ref: str) -> Any:
+    node: Any = document
+    for token in [t for t in pointer.lstrip("/").split("/") if t]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if not isinstance(node, dict) or token not in node:
+            raise SchemaFileError(path, "ref", f"$ref {ref!r} does not resolve")
+        node = node[token]
+    return node
+
+
+def resolve_refs(node: Any, path: Path, cache: dict[Path, dict[str, Any]], depth: int = 0) -> Any:
+    """Inline every ``$ref``; keywords beside a ``$ref`` override the referenced ones."""
+    if depth > 32:
+        raise SchemaFileError(path, "ref", "$ref nesting deeper than 32 (a cycle?)")
+    if isinstance(node, list):
+        return [resolve_refs(item, path, cache, depth) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        ref = str(node["$ref"])
+        file_part, _, pointer = ref.partition("#")
+        target_path = (path.parent / file_part).resolve() if file_part else path
+        if target_path not in cache:
+            if not target_path.is_file():
+                raise SchemaFileError(path, "ref", f"$ref {ref!r} names a missing file")
+            cache[target_path] = _read_json(target_path)
+        target = _pointer(cache[target_path], pointer, path, ref)
+        merged = dict(resolve_refs(target, target_path, cache, depth + 1))
+        merged.update({k: v for k, v in node.items() if k != "$ref"})
+        return resolve_refs(merged, path, cache, depth + 1)
+    return {key: resolve_refs(value, path, cache, depth) for key, value in node.items()}
+
+
+NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def load_catalog(root: Path) -> Catalog:
+    """Load ``root/tools/**.json`` (granular) and ``root/smart/*.json`` (consolidated)."""
+    catalog = Catalog(root=root.resolve())
+    cache: dict[Path, dict[str, Any]] = {}
+    for path in sorted((catalog.root / "tools").rglob("*.json")):
+        try:
+            raw = _read_json(path)
+            cache[path] = raw
+            body = {k: v for k, v in raw.items() if k not in (VENDOR_KEY, "examples", "$schema")}
+            resolved = resolve_refs(body, path, cache)
+        except SchemaFileError as exc:
+            catalog.load_errors.append(exc)
+            catalog.unloadable.add(path.stem)
+            continue
+        _add(catalog, catalog.granular, GranularTool(path.stem, path, raw, resolved))
+    for path in sorted((catalog.root / "smart").glob("*.json")):
+        try:
+            raw = _read_json(path)
+        except SchemaFileError as exc:
+            catalog.load_errors.append(exc)
+            continue
+        _add(catalog, catalog.smart, SmartTool(path.stem, path, raw))
+    return catalog
+
+
+def _add(catalog: Catalog, table: dict[str, Any], tool: GranularTool | SmartTool) -> None:
+    if tool.name in table:
+        other = table[tool.name].path
+        catalog.load_errors.append(
+            SchemaFileError(tool.path, "duplicate-name", f"tool {tool.name!r} is also defined in {other}")
+        )
+        return
+    table[tool.name] = tool

@@ -1,0 +1,239 @@
+"""Schema lint: every rule of ARCHITECTURE §3/§4, each finding naming its file and rule.
+
+All findings are collected before failing, so one run shows every problem at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from codegen.catalog import HINTS, MODES, NAME_PATTERN, VENDOR_KEY, Catalog, GranularTool, SmartTool
+from codegen.smart import input_schema, merged_properties
+
+SMART_TOOL_BUDGET = 20
+# Resolvers the registry knows (src/cdpilot/registry.py DEFAULT_RESOLVERS; a test keeps them equal).
+KNOWN_RESOLVERS = frozenset({"active_connection"})
+
+_GRANULAR_KEYS = {
+    "$schema",
+    "description",
+    "type",
+    "additionalProperties",
+    "properties",
+    "required",
+    "examples",
+}
+_SMART_KEYS = {"$schema", "description", "examples"}
+_GRANULAR_META = {"group", "modes", "annotations", "defaults"}
+_SMART_META = {"group", "discriminator", "actions", "default_action", "annotations"}
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: [{self.rule}] {self.message}"
+
+
+def lint(catalog: Catalog) -> list[Finding]:
+    findings = [Finding(catalog.rel(e.path), e.rule, e.message) for e in catalog.load_errors]
+    for tool in catalog.granular.values():
+        findings += [Finding(catalog.rel(tool.path), r, m) for r, m in _granular(tool)]
+    for smart in catalog.smart.values():
+        findings += [Finding(catalog.rel(smart.path), r, m) for r, m in _smart(catalog, smart)]
+    findings += _catalog_rules(catalog)
+    return sorted(set(findings))
+
+
+def _common(raw: dict[str, Any], name: str, allowed: set[str]) -> Iterator[tuple[str, str]]:
+    if not NAME_PATTERN.match(name):
+        yield "name", f"tool name {name!r} must match ^[a-z][a-z0-9_]*$ (the file name is the tool name)"
+    for key in sorted(set(raw) - allowed - {VENDOR_KEY}):
+        yield "unknown-key", f"unexpected top-level key {key!r}"
+    if not isinstance(raw.get("description"), str) or not raw["description"].strip():
+        yield "description", "the tool needs a non-empty description"
+    if not isinstance(raw.get(VENDOR_KEY), dict):
+        yield "vendor-key", f"missing the {VENDOR_KEY!r} object (group, modes, annotations)"
+        return
+    group = raw[VENDOR_KEY].get("group")
+    if not isinstance(group, str) or not NAME_PATTERN.match(group):
+        yield "vendor-key", "x-cdpilot.group must be a lower_snake name"
+    examples = raw.get("examples")
+    if not isinstance(examples, list) or not examples:
+        yield "examples", "give at least one example argument object"
+
+
+def _granular(tool: GranularTool) -> Iterator[tuple[str, str]]:
+    raw, meta = tool.raw, tool.meta
+    yield from _common(raw, tool.name, _GRANULAR_KEYS)
+    for key in sorted(set(meta) - _GRANULAR_META):
+        yield "vendor-key", f"unexpected x-cdpilot key {key!r}"
+    if tool.resolved.get("type") != "object":
+        yield "schema-type", 'the input schema must have "type": "object"'
+    if tool.resolved.get("additionalProperties") is not False:
+        yield "additional-properties", 'the input schema must set "additionalProperties": false'
+    for prop, schema in tool.properties.items():
+        if not NAME_PATTERN.match(prop):
+            yield "property-name", f"property {prop!r} must be lower_snake"
+        if not isinstance(schema, dict) or not str(schema.get("description", "")).strip():
+            yield "property-description", f"property {prop!r} needs a description"
+    for name in tool.required:
+        if name not in tool.properties:
+            yield "required", f"required property {name!r} is not declared"
+    modes = meta.get("modes")
+    if not isinstance(modes, list) or not modes or not set(modes) <= set(MODES) or len(set(modes)) != len(modes):
+        yield "vendor-key", f"x-cdpilot.modes must be a non-empty list of {list(MODES)}"
+    elif "legacy" not in modes:
+        yield "mapping", "every granular tool is a legacy tool; smart-only behaviour needs a legacy form too"
+    yield from _annotations(meta.get("annotations"), full=True)
+    for prop, resolver in tool.defaults.items():
+        if prop not in tool.properties:
+            yield "defaults", f"default resolver for undeclared property {prop!r}"
+        elif prop in tool.required:
+            yield "defaults", f"property {prop!r} is required, so a default resolver would never run"
+        if resolver not in KNOWN_RESOLVERS:
+            yield "defaults", f"unknown resolver {resolver!r}; known: {sorted(KNOWN_RESOLVERS)}"
+    yield from _examples(raw.get("examples"), tool.resolved)
+
+
+def _annotations(value: Any, *, full: bool) -> Iterator[tuple[str, str]]:
+    if not isinstance(value, dict):
+        yield "annotations", "x-cdpilot.annotations must be an object"
+        return
+    if "title" in value and not isinstance(value["title"], str):
+        yield "annotations", "annotations.title must be a string"
+    allowed = {"title", *HINTS} if full else {"title"}
+    for key in sorted(set(value) - allowed):
+        hint = " (smart tools derive their hints from their actions)" if not full else ""
+        yield "annotations", f"unexpected annotation {key!r}{hint}"
+    if full:
+        for hint_name in HINTS:
+            if not isinstance(value.get(hint_name), bool):
+                yield "annotations", f"annotations.{hint_name} must be true or false"
+
+
+def _examples(examples: Any, schema: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    if not isinstance(examples, list):
+        return
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        yield "schema-invalid", f"not a valid JSON Schema: {exc.message}"
+        return
+    validator = Draft202012Validator(schema)
+    for index, example in enumerate(examples):
+        for error in validator.iter_errors(example):
+            where = "/".join(str(p) for p in error.absolute_path) or "(root)"
+            yield "examples", f"example {index} is invalid at {where}: {error.message}"
+
+
+def _smart(catalog: Catalog, tool: SmartTool) -> Iterator[tuple[str, str]]:
+    yield from _common(tool.raw, tool.name, _SMART_KEYS)
+    meta = tool.meta
+    for key in sorted(set(meta) - _SMART_META):
+        yield "vendor-key", f"unexpected x-cdpilot key {key!r}"
+    yield from _annotations(meta.get("annotations", {}), full=False)
+    if not NAME_PATTERN.match(tool.discriminator):
+        yield "vendor-key", "x-cdpilot.discriminator must be a lower_snake name"
+    actions = meta.get("actions")
+    if not isinstance(actions, dict) or not actions:
+        yield "mapping", "x-cdpilot.actions must map each action to a granular tool"
+        return
+    if any(target in catalog.unloadable for target in actions.values()):
+        return  # the broken granular file is reported on its own; checking against it would only echo that
+    for action, target in actions.items():
+        granular = catalog.granular.get(target) if isinstance(target, str) else None
+        if not NAME_PATTERN.match(action):
+            yield "mapping", f"action {action!r} must be lower_snake"
+        if granular is None:
+            yield "mapping", f"action {action!r} names {target!r}, which is no granular tool"
+        elif "smart" in granular.modes:
+            yield "mapping", f"action {action!r} names {target!r}, which is itself a smart-mode tool"
+        elif tool.discriminator in granular.properties:
+            yield "discriminator-clash", f"{target!r} has a property named {tool.discriminator!r}"
+    if tool.default_action is not None and tool.default_action not in actions:
+        yield "default-action", f"default_action {tool.default_action!r} is not one of the actions"
+    _, conflicts = merged_properties(catalog, tool)
+    for c in conflicts:
+        yield (
+            "merge",
+            (
+                f"property {c.prop!r} differs between actions {c.first_action!r} and {c.second_action!r}; "
+                "a shared property must have one schema (use a shared $ref)"
+            ),
+        )
+    flat = input_schema(catalog, tool)
+    yield from _examples(tool.raw.get("examples"), flat)
+    for index, example in enumerate(tool.raw.get("examples") or []):
+        action = example.get(tool.discriminator, tool.default_action) if isinstance(example, dict) else None
+        target = actions.get(action) if isinstance(action, str) else None
+        if target in catalog.granular and isinstance(example, dict):
+            rest = {k: v for k, v in example.items() if k != tool.discriminator}
+            for rule, message in _examples([rest], catalog.granular[target].resolved):
+                if rule != "schema-invalid":  # reported on the granular file itself
+                    yield rule, f"{message} (example {index} as {target})"
+
+
+def _catalog_rules(catalog: Catalog) -> list[Finding]:
+    findings: list[Finding] = []
+    mapped: dict[str, list[str]] = {}
+    for smart in catalog.smart.values():
+        for action, target in smart.actions.items():
+            mapped.setdefault(target, []).append(f"{smart.name}(action={action!r})")
+    for tool in catalog.granular.values():
+        if "legacy" not in tool.modes or "smart" in tool.modes:
+            continue
+        uses = mapped.get(tool.name, [])
+        if not uses:
+            findings.append(
+                Finding(
+                    catalog.rel(tool.path),
+                    "mapping",
+                    f"legacy tool {tool.name!r} has no smart counterpart (add it to a smart tool's "
+                    'actions, or put "smart" in its modes)',
+                )
+            )
+        elif len(uses) > 1:
+            findings.append(
+                Finding(
+                    catalog.rel(tool.path),
+                    "mapping",
+                    f"legacy tool {tool.name!r} is mapped more than once: {', '.join(uses)}",
+                )
+            )
+    for tool in catalog.granular.values():
+        if "smart" in tool.modes and tool.name in catalog.smart:
+            findings.append(
+                Finding(
+                    catalog.rel(tool.path),
+                    "duplicate-name",
+                    f"smart mode would have two tools named {tool.name!r}",
+                )
+            )
+    smart_count = len(smart_names(catalog))
+    if smart_count > SMART_TOOL_BUDGET:
+        findings.append(
+            Finding(
+                catalog.rel(catalog.root / "smart"),
+                "budget",
+                f"smart mode has {smart_count} tools; the budget is {SMART_TOOL_BUDGET}",
+            )
+        )
+    return findings
+
+
+def smart_names(catalog: Catalog) -> list[str]:
+    names = set(catalog.smart) | {t.name for t in catalog.granular.values() if "smart" in t.modes}
+    return sorted(names)
+
+
+def legacy_names(catalog: Catalog) -> list[str]:
+    return sorted(t.name for t in catalog.granular.values() if "legacy" in t.modes)
