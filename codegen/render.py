@@ -110,7 +110,7 @@ def render_all(catalog: Catalog) -> dict[str, str]:
     context = {
         "header": HEADER,
         "granular": granular,
-        "smart": sorted(catalog.smart.values(), key=lambda t: t.name),
+        "smart_by_name": catalog.smart,
         "modes": {"smart": smart_names(catalog), "legacy": legacy_names(catalog)},
         "manifests": {mode: manifest(catalog, mode) for mode in ("smart", "legacy")},
         "spellings": {
