@@ -1,0 +1,111 @@
+"""One browser we drive: its CDP connection, the page we talk to, and (if launched) its process.
+
+`ConnectionManager` (connections.py) keeps many of these; handlers reach one through
+`ConnectionManager.get` and talk to its `page` session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Literal
+
+from cdpilot.browser.launcher import LaunchedBrowser
+from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession
+
+ConnectionKind = Literal["launched", "connected"]
+
+
+class BrowserConnection:
+    """A live browser: version, current page target, and how to let go of it."""
+
+    def __init__(
+        self,
+        connection_id: str,
+        kind: ConnectionKind,
+        cdp: CdpConnection,
+        version: dict[str, Any],
+        process: LaunchedBrowser | None,
+    ) -> None:
+        self.id = connection_id
+        self.kind = kind
+        self.cdp = cdp
+        self.product = str(version.get("product", "unknown"))
+        self.protocol_version = str(version.get("protocolVersion", "unknown"))
+        self.process = process
+        self.target_url: str | None = None
+        self.target_title: str | None = None
+        self._page: CdpSession | None = None
+        self._unsubscribe = cdp.browser.on("Target.targetInfoChanged", self._on_target_info)
+
+    @classmethod
+    async def start(
+        cls,
+        connection_id: str,
+        kind: ConnectionKind,
+        cdp: CdpConnection,
+        *,
+        process: LaunchedBrowser | None,
+        timeout_s: float,
+    ) -> BrowserConnection:
+        """Check the browser answers (within `timeout_s`), then attach to its first page."""
+        version = await cdp.browser.send("Browser.getVersion", timeout_s=timeout_s)
+        connection = cls(connection_id, kind, cdp, version, process)
+        await cdp.browser.send("Target.setDiscoverTargets", {"discover": True})
+        await connection.use_target(await connection._first_page_target())
+        return connection
+
+    @property
+    def alive(self) -> bool:
+        return not self.cdp.closed
+
+    @property
+    def endpoint(self) -> str:
+        return self.cdp.endpoint
+
+    @property
+    def page(self) -> CdpSession:
+        """The session of the page that navigation and page tools act on."""
+        assert self._page is not None, "start() attaches a page before the connection is handed out"
+        return self._page
+
+    async def use_target(self, target_id: str) -> CdpSession:
+        """Make `target_id` the current page: attach, enable what navigation needs, and let
+        go of the previous page session (its events would only be noise)."""
+        session = await self.cdp.attach(target_id)
+        await asyncio.gather(
+            session.send("Page.enable"),
+            session.send("Page.setLifecycleEventsEnabled", {"enabled": True}),
+            session.send("Network.enable"),
+        )
+        info = (await self.cdp.browser.send("Target.getTargetInfo", {"targetId": target_id}))["targetInfo"]
+        previous, self._page = self._page, session
+        self.target_url, self.target_title = info["url"], info["title"]
+        if previous is not None and previous is not session and previous.ended is None:
+            await self.cdp.browser.send("Target.detachFromTarget", {"sessionId": previous.session_id})
+        return session
+
+    def remember_location(self, url: str, title: str) -> None:
+        """Record where the page is, as a navigation just learnt it: Chrome reports URL changes
+        through ``Target.targetInfoChanged`` but not always the title that the load set."""
+        self.target_url, self.target_title = url, title
+
+    async def close(self) -> None:
+        """Let go: close the transport; a launched browser is ended and its temp profile removed."""
+        self._unsubscribe()
+        await self.cdp.close()
+        if self.process is not None:
+            await self.process.stop()
+
+    async def _first_page_target(self) -> str:
+        """The first ordinary page (DevTools windows are pages too; skip them), or a new one."""
+        targets = (await self.cdp.browser.send("Target.getTargets"))["targetInfos"]
+        for info in targets:
+            if info["type"] == "page" and not str(info["url"]).startswith("devtools://"):
+                return str(info["targetId"])
+        created = await self.cdp.browser.send("Target.createTarget", {"url": "about:blank"})
+        return str(created["targetId"])
+
+    def _on_target_info(self, event: CdpEvent) -> None:
+        info = event.params["targetInfo"]
+        if self._page is not None and info["targetId"] == self._page.target_id:
+            self.target_url, self.target_title = info["url"], info["title"]

@@ -1,0 +1,251 @@
+"""Several browsers at once: launch, connect, list, switch, disconnect (SPEC §3).
+
+Ids are ``browser-1``, ``browser-2``, … unless the caller names one; reusing an id replaces
+that connection (the old one is closed first, so a reused profile is free again). The
+newest connection becomes the active one; disconnecting the active one falls back to the
+most recently used of the others.
+
+Every launched process is registered the moment it exists, so `kill_all_now` can end it
+from an atexit or signal path even while its launch is still in progress.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from cdpilot.browser.connection import BrowserConnection
+from cdpilot.browser.endpoints import check_host_and_port, check_websocket_url
+from cdpilot.browser.launcher import LaunchedBrowser, LaunchPlan, args_from_env, browser_args, find_browser
+from cdpilot.browser.urls import normalize_url
+from cdpilot.cdp import CdpConnection, Transport, WebSocketTransport, discover_websocket_url
+from cdpilot.errors import BrowserConnectionError, CdpTimeoutError
+
+EXIT_REPORT_WAIT_S = 2.0  # a browser that hung up its pipe is about to exit: let it report its code
+LIST_SUGGESTION = "See the open connections with {tool:chrome_list_connections}."
+
+
+@dataclass(frozen=True)
+class LaunchOptions:
+    connection_id: str | None
+    headless: bool = True
+    executable_path: str | None = None
+    user_data_dir: str | None = None
+    extra_args: tuple[str, ...] = ()
+    url: str | None = None
+    timeout_ms: int = 20000  # how long the browser may take to answer its first command
+    allow_file_urls: bool = False  # may `url` be a file: URL (same policy as navigate)
+
+
+@dataclass(frozen=True)
+class ConnectOptions:
+    connection_id: str | None
+    host: str = "127.0.0.1"
+    port: int = 9222
+    ws_url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    timeout_ms: int = 5000
+
+
+@dataclass(frozen=True)
+class ConnectionInfo:
+    id: str
+    kind: Literal["launched", "connected"]
+    browser: str
+    protocol_version: str
+    endpoint: str
+    pid: int | None
+    user_data_dir: str | None
+    active: bool
+    target_url: str | None
+    target_title: str | None
+    alive: bool = True
+
+
+class ConnectionManager:
+    """Owns every browser connection of the server and the active-connection pointer."""
+
+    def __init__(self, *, allow_remote: bool = False, env: Mapping[str, str] | None = None) -> None:
+        self._allow_remote = allow_remote
+        self._env: Mapping[str, str] = os.environ if env is None else env
+        self._connections: dict[str, BrowserConnection] = {}
+        self._recent: list[str] = []  # least to most recently used
+        self._launched: set[LaunchedBrowser] = set()
+        self._lock = asyncio.Lock()
+
+    @property
+    def active_id(self) -> str | None:
+        return self._recent[-1] if self._recent else None
+
+    async def launch(self, options: LaunchOptions) -> ConnectionInfo:
+        executable = find_browser(options.executable_path, self._env)
+        env_args = args_from_env(self._env)
+        start_url = (
+            normalize_url(options.url, allow_file_urls=options.allow_file_urls) if options.url else "about:blank"
+        )
+        async with self._lock:
+            connection_id = await self._claim_id(options.connection_id)
+            profile_dir = options.user_data_dir or tempfile.mkdtemp(prefix="cdpilot-profile-")
+            args = browser_args(
+                profile_dir=profile_dir,
+                headless=options.headless,
+                env_args=env_args,
+                extra_args=options.extra_args,
+                start_url=start_url,
+            )
+            plan = LaunchPlan(executable, args, profile_dir, owns_profile=options.user_data_dir is None)
+            try:
+                process = LaunchedBrowser.spawn(plan)
+            except BaseException:
+                if plan.owns_profile:
+                    shutil.rmtree(profile_dir, ignore_errors=True)
+                raise
+            self._launched.add(process)
+            try:
+                connection = await self._start_launched(connection_id, process, options.timeout_ms / 1000)
+            except BaseException:
+                await process.stop()
+                self._launched.discard(process)
+                raise
+            return self._add(connection)
+
+    async def connect(self, options: ConnectOptions) -> ConnectionInfo:
+        timeout_s = options.timeout_ms / 1000
+        if options.ws_url is not None:
+            url = check_websocket_url(options.ws_url, allow_remote=self._allow_remote)
+        else:
+            check_host_and_port(options.host, options.port, allow_remote=self._allow_remote)
+        async with self._lock:
+            connection_id = await self._claim_id(options.connection_id)
+            if options.ws_url is None:
+                url = await discover_websocket_url(options.host, options.port, timeout_s=timeout_s)
+            transport = await WebSocketTransport.open(url, headers=options.headers, timeout_s=timeout_s)
+            connection = await _start(connection_id, "connected", transport, None, timeout_s)
+            return self._add(connection)
+
+    def list(self) -> list[ConnectionInfo]:
+        return [self._info(connection) for connection in self._connections.values()]
+
+    def switch(self, connection_id: str) -> ConnectionInfo:
+        connection = self._lookup(connection_id)
+        self._recent.remove(connection_id)
+        self._recent.append(connection_id)
+        return self._info(connection)
+
+    async def disconnect(self, connection_id: str) -> ConnectionInfo:
+        async with self._lock:
+            info = self._info(self._lookup(connection_id))
+            await self._remove(connection_id)
+            return info
+
+    def get(self, connection_id: str | None) -> BrowserConnection:
+        """The connection to act on: `connection_id`, or the active one when None.
+
+        A connection whose browser has died is still returned (its commands fail with a
+        CONNECTION error); it stays listed, with ``alive=False``, until it is disconnected or
+        replaced."""
+        if connection_id is None:
+            if self.active_id is None:
+                raise BrowserConnectionError("No browser is connected.")
+            connection_id = self.active_id
+        return self._lookup(connection_id)
+
+    async def aclose(self) -> None:
+        """Close every connection (launched browsers end, temp profiles go); idempotent."""
+        async with self._lock:
+            for connection_id in list(self._connections):
+                await self._remove(connection_id)
+
+    def kill_all_now(self) -> None:
+        """Synchronous last resort for atexit and signal paths: SIGKILL every browser we
+        launched (by the process group of the pid we started) and remove our temp profiles.
+        The bookkeeping is left for `aclose`, which may or may not get to run."""
+        for process in list(self._launched):
+            process.kill_now()
+
+    async def _start_launched(
+        self, connection_id: str, process: LaunchedBrowser, timeout_s: float
+    ) -> BrowserConnection:
+        """Start-up failures name what happened: the browser's exit code and last words."""
+        try:
+            return await _start(connection_id, "launched", await process.open_pipe(), process, timeout_s)
+        except BrowserConnectionError as exc:
+            await process.wait_exited(EXIT_REPORT_WAIT_S)
+            last_words = process.stderr_tail() or "(nothing)"
+            await process.stop()
+            raise BrowserConnectionError(
+                f"The browser stopped during start-up (exit code {process.process.returncode}). "
+                f"Its last output:\n{last_words}"
+            ) from exc
+        except CdpTimeoutError as exc:
+            raise BrowserConnectionError(
+                f"The browser did not answer within {timeout_s:g} s of starting. "
+                "Raise timeout_ms if this machine is slow."
+            ) from exc
+
+    async def _claim_id(self, requested: str | None) -> str:
+        """`requested`, after closing the connection that holds it; or the first free default id."""
+        if requested is None:
+            return next(
+                f"browser-{n}" for n in range(1, len(self._connections) + 2) if f"browser-{n}" not in self._connections
+            )
+        if requested in self._connections:
+            await self._remove(requested)
+        return requested
+
+    def _add(self, connection: BrowserConnection) -> ConnectionInfo:
+        self._connections[connection.id] = connection
+        self._recent.append(connection.id)
+        return self._info(connection)
+
+    async def _remove(self, connection_id: str) -> None:
+        connection = self._connections.pop(connection_id)
+        self._recent.remove(connection_id)
+        await connection.close()
+        if connection.process is not None:
+            self._launched.discard(connection.process)
+
+    def _lookup(self, connection_id: str) -> BrowserConnection:
+        connection = self._connections.get(connection_id)
+        if connection is None:
+            known = ", ".join(self._connections) or "none"
+            raise BrowserConnectionError(
+                f"No connection named {connection_id!r}. Known connections: {known}.", suggestion=LIST_SUGGESTION
+            )
+        return connection
+
+    def _info(self, connection: BrowserConnection) -> ConnectionInfo:
+        process = connection.process
+        return ConnectionInfo(
+            id=connection.id,
+            kind=connection.kind,
+            browser=connection.product,
+            protocol_version=connection.protocol_version,
+            endpoint=connection.endpoint,
+            pid=process.pid if process else None,
+            user_data_dir=process.plan.profile_dir if process else None,
+            active=connection.id == self.active_id,
+            target_url=connection.target_url,
+            target_title=connection.target_title,
+            alive=connection.alive,
+        )
+
+
+async def _start(
+    connection_id: str,
+    kind: Literal["launched", "connected"],
+    transport: Transport,
+    process: LaunchedBrowser | None,
+    timeout_s: float,
+) -> BrowserConnection:
+    cdp = await CdpConnection.open(transport)
+    try:
+        return await BrowserConnection.start(connection_id, kind, cdp, process=process, timeout_s=timeout_s)
+    except BaseException:
+        await cdp.close()
+        raise

@@ -1,0 +1,245 @@
+"""Start a local Chromium that speaks CDP on a private pipe, and make sure it dies with us.
+
+The browser must never outlive the server (SPEC §3), so there are four belts:
+
+1. ``--remote-debugging-pipe``: Chromium exits when its command pipe closes, which the
+   kernel does for us even if the server is SIGKILLed.
+2. ``PR_SET_PDEATHSIG`` (Linux): the kernel SIGKILLs the browser when the thread that
+   started it ends. The event loop's thread starts it and lives as long as the server.
+3. Its own process group (``start_new_session``): one ``killpg`` ends the browser and
+   every helper process it forked (zygotes, renderers, GPU, network service).
+4. Explicit shutdown: `LaunchedBrowser.stop` (graceful) and `LaunchedBrowser.kill_now`
+   (synchronous, for atexit and signal handlers).
+
+The leader is reaped only after the group has been killed: until then its pid (which is
+the group id) cannot be reused, so ``killpg`` can never hit a stranger.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import fcntl
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import IO
+
+from cdpilot.cdp import PipeTransport
+from cdpilot.cdp.transport import translating
+from cdpilot.errors import BrowserConnectionError
+
+BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome")
+INSTALL_HINT = (
+    "Install one (Debian/Ubuntu: `apt-get install chromium`), or set CDPILOT_CHROME_PATH or "
+    "executable_path to a Chrome/Chromium binary."
+)
+GRACEFUL_EXIT_S = 5.0
+KILL_EXIT_S = 5.0
+STDERR_TAIL_BYTES = 4096
+
+_PR_SET_PDEATHSIG = 1
+_PRCTL = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)  # absent outside Linux
+
+
+@dataclass(frozen=True)
+class LaunchPlan:
+    """Everything needed to start the browser, decided before anything is spawned."""
+
+    executable: str
+    args: tuple[str, ...]
+    profile_dir: str
+    owns_profile: bool  # a temp profile we created, removed when the browser is gone
+
+
+def find_browser(executable_path: str | None, env: Mapping[str, str]) -> str:
+    """The browser binary: `executable_path`, else $CDPILOT_CHROME_PATH, else one on PATH."""
+    search_path = env.get("PATH", os.defpath)
+    for source, candidate in (
+        ("executable_path", executable_path),
+        ("CDPILOT_CHROME_PATH", env.get("CDPILOT_CHROME_PATH")),
+    ):
+        if candidate:
+            found = shutil.which(candidate, path=search_path)
+            if found is None:
+                raise BrowserConnectionError(
+                    f"The browser given by {source} ({candidate}) is not an executable file.", suggestion=INSTALL_HINT
+                )
+            return found
+    for name in BROWSER_NAMES:
+        found = shutil.which(name, path=search_path)
+        if found is not None:
+            return found
+    raise BrowserConnectionError(
+        f"No Chrome or Chromium found: none of {', '.join(BROWSER_NAMES)} is on PATH.", suggestion=INSTALL_HINT
+    )
+
+
+def args_from_env(env: Mapping[str, str]) -> tuple[str, ...]:
+    """The shell-style words of $CDPILOT_CHROME_ARGS, added to every launch."""
+    try:
+        return tuple(shlex.split(env.get("CDPILOT_CHROME_ARGS", "")))
+    except ValueError as exc:
+        raise BrowserConnectionError(f"CDPILOT_CHROME_ARGS is not valid shell words ({exc}).") from exc
+
+
+def browser_args(
+    *, profile_dir: str, headless: bool, env_args: tuple[str, ...], extra_args: tuple[str, ...], start_url: str
+) -> tuple[str, ...]:
+    """Chromium's command line; the order lets $CDPILOT_CHROME_ARGS and `extra_args` override ours."""
+    args = ["--remote-debugging-pipe", f"--user-data-dir={profile_dir}"]
+    if headless:
+        args.append("--headless")
+    args += ["--no-first-run", "--no-default-browser-check"]
+    if os.geteuid() == 0:
+        # Chromium refuses to start as root with its sandbox on ("Running as root without
+        # --no-sandbox is not supported"); containers and CI commonly run as root.
+        args.append("--no-sandbox")
+    return (*args, *env_args, *extra_args, start_url)
+
+
+def _child_setup(command_read: int, event_write: int, parent_pid: int) -> Callable[[], None]:
+    """Runs in the forked child before exec: put the pipe ends on fds 3 and 4, arm PDEATHSIG."""
+
+    def setup() -> None:
+        # Copy both ends above 4 first: one of them may already sit on 3 or 4, and
+        # dup2(fd, fd) would leave its close-on-exec flag set.
+        high_read = fcntl.fcntl(command_read, fcntl.F_DUPFD_CLOEXEC, 10)
+        high_write = fcntl.fcntl(event_write, fcntl.F_DUPFD_CLOEXEC, 10)
+        os.dup2(high_read, 3)
+        os.dup2(high_write, 4)
+        if _PRCTL is not None:
+            _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            if os.getppid() != parent_pid:  # the server died before the line above ran
+                os.kill(os.getpid(), signal.SIGKILL)
+
+    return setup
+
+
+class LaunchedBrowser:
+    """A browser process we started: its pipe, its profile, its stderr, and its end."""
+
+    def __init__(
+        self, plan: LaunchPlan, process: subprocess.Popen[bytes], stderr: IO[bytes], pipe_ends: tuple[int, int]
+    ) -> None:
+        self.plan = plan
+        self.process = process
+        self.pid = process.pid
+        self._stderr = stderr
+        self._pipe_ends: tuple[int, int] | None = pipe_ends
+        self._cleaned = False
+
+    @classmethod
+    def spawn(cls, plan: LaunchPlan) -> LaunchedBrowser:
+        """Start the process. Synchronous, so the caller can register it for `kill_now`
+        before anything else can run.
+
+        Only inheritable descriptors cross the exec: Python creates every descriptor
+        non-inheritable (PEP 446), so Chromium gets stdin/stdout/stderr and fds 3 and 4 only.
+        Its stdout goes nowhere (ours is the JSON-RPC wire); stderr goes to an anonymous
+        temp file, read back when start-up fails and gone with the last descriptor.
+        """
+        command_read, command_write = os.pipe()
+        event_read, event_write = os.pipe()
+        stderr = tempfile.TemporaryFile(prefix="cdpilot-browser-stderr-")  # noqa: SIM115 (lives with the browser)
+        try:
+            with translating(f"Cannot start the browser {plan.executable}"):
+                process = subprocess.Popen(
+                    (plan.executable, *plan.args),
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=stderr,
+                    close_fds=False,
+                    start_new_session=True,
+                    preexec_fn=_child_setup(command_read, event_write, os.getpid()),
+                )
+        except BaseException:
+            for fd in (command_write, event_read):
+                os.close(fd)
+            stderr.close()
+            raise
+        finally:
+            os.close(command_read)
+            os.close(event_write)
+        return cls(plan, process, stderr, (event_read, command_write))
+
+    async def open_pipe(self) -> PipeTransport:
+        """The CDP transport over the browser's pipes (once: it takes over our pipe ends)."""
+        assert self._pipe_ends is not None, "the pipe was already opened or the browser killed"
+        event_read, command_write = self._pipe_ends
+        self._pipe_ends = None
+        return await PipeTransport.open(event_read, command_write)
+
+    def stderr_tail(self, max_lines: int = 12) -> str:
+        """The last lines the browser wrote to stderr, for start-up failure messages.
+
+        `os.pread` leaves the file offset alone: Chromium shares it and may still write."""
+        if self._stderr.closed:  # cleaned up already, e.g. by `kill_now` during the start-up
+            return ""
+        fd = self._stderr.fileno()
+        size = os.fstat(fd).st_size
+        start = max(0, size - STDERR_TAIL_BYTES)
+        lines = os.pread(fd, size - start, start).decode(errors="replace").splitlines()
+        return "\n".join(line for line in lines[-max_lines:] if line.strip())
+
+    async def stop(self) -> None:
+        """End the browser once its pipe is closed, then clean up. A browser on the user's own
+        profile gets time to exit by itself (it flushes cookies and history to disk); one on
+        our temp profile has nothing worth saving and is killed at once."""
+        if self.process.returncode is None:
+            if not self.plan.owns_profile:
+                await self.wait_exited(GRACEFUL_EXIT_S)
+            self._kill_group()
+            await self.wait_exited(KILL_EXIT_S)
+        self.kill_now()
+
+    def kill_now(self) -> None:
+        """Synchronous last resort (atexit, signal handlers): SIGKILL the group, reap, clean up."""
+        if self.process.returncode is None:
+            self._kill_group()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(KILL_EXIT_S)
+        if not self._cleaned:
+            self._cleaned = True
+            self._stderr.close()
+            for fd in self._pipe_ends or ():
+                os.close(fd)
+            self._pipe_ends = None
+            if self.plan.owns_profile:
+                shutil.rmtree(self.plan.profile_dir, ignore_errors=True)
+
+    def _kill_group(self) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
+
+    async def wait_exited(self, timeout_s: float) -> None:
+        """Wait (at most `timeout_s`) until the process has exited, without reaping it: see the
+        module docstring for why the reaping waits until the group is killed."""
+        if self.process.returncode is not None:
+            return
+        loop = asyncio.get_running_loop()
+        exited: asyncio.Future[None] = loop.create_future()
+
+        def on_exit() -> None:
+            if not exited.done():
+                exited.set_result(None)
+
+        try:
+            pidfd = os.pidfd_open(self.pid)
+        except ProcessLookupError:
+            return  # already reaped, by something that waits for any child
+        loop.add_reader(pidfd, on_exit)
+        try:
+            async with asyncio.timeout(timeout_s):
+                await exited
+        except TimeoutError:
+            pass
+        finally:
+            loop.remove_reader(pidfd)
+            os.close(pidfd)

@@ -1,0 +1,171 @@
+"""The whole error tree of cdpilot, and the one place that turns an exception into an answer.
+
+Every failure a client can see is one of six types (SPEC §4)::
+
+    CdpilotError                      (abstract: carries ErrorInfo)
+    ├── BrowserConnectionError        CONNECTION  no browser, browser gone, dead port
+    ├── DebuggerDisabledError         DEBUGGER    the debugger is not enabled
+    ├── StateError                    STATE       not paused / already paused / not found / dialog open
+    ├── ArgumentError                 VALIDATION  arguments off-schema, or a value refused
+    ├── ExecutionError                EXECUTION   the browser failed the operation
+    │   ├── CdpCommandError                       a CDP command answered with an error
+    │   └── CdpTimeoutError                       a CDP command or a wait ran out of time
+    └── (anything else)               UNKNOWN     a bug: never raised on purpose
+
+Lower layers raise these classes; websockets and CDP failures are translated into them in
+`cdp/` with ``raise ... from exc``. Only the MCP boundary (`registry.py`) catches,
+classifies (`classify`), logs (`log_error`) and formats (`ToolFailure`).
+
+Suggestions may name tools with ``{tool:<granular_tool_name>}``; the boundary renders each
+reference in the syntax of the active mode (``chrome(action="launch")`` in smart mode,
+``chrome_launch()`` in legacy mode), so the layers below never need to know the mode.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import ClassVar, TextIO
+
+
+class ErrorType(enum.StrEnum):
+    CONNECTION = "CONNECTION"
+    DEBUGGER = "DEBUGGER"
+    STATE = "STATE"
+    VALIDATION = "VALIDATION"
+    EXECUTION = "EXECUTION"
+    UNKNOWN = "UNKNOWN"
+
+
+@dataclass(frozen=True)
+class FieldProblem:
+    """One offending argument: where it is, what was expected, what was given (type only)."""
+
+    field: str
+    expected: str
+    given: str
+
+    def render(self) -> str:
+        return f"{self.field}: expected {self.expected}, got {self.given}"
+
+
+class CdpilotError(Exception):
+    """Base of every deliberate failure; subclasses fix the type and the default suggestion."""
+
+    error_type: ClassVar[ErrorType]
+    recoverable: ClassVar[bool] = True
+    default_suggestion: ClassVar[str] = ""
+
+    def __init__(self, message: str, *, suggestion: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.suggestion = self.default_suggestion if suggestion is None else suggestion
+
+
+class BrowserConnectionError(CdpilotError):
+    error_type = ErrorType.CONNECTION
+    default_suggestion = "Launch a browser with {tool:chrome_launch} or attach to one with {tool:chrome_connect}."
+
+
+class DebuggerDisabledError(CdpilotError):
+    error_type = ErrorType.DEBUGGER
+    default_suggestion = "Enable the debugger first with {tool:debugger_enable}."
+
+
+class StateError(CdpilotError):
+    error_type = ErrorType.STATE
+
+
+class ArgumentError(CdpilotError):
+    """VALIDATION: names each offending field, what was expected and what was given."""
+
+    error_type = ErrorType.VALIDATION
+    default_suggestion = "Fix the arguments named above and call the tool again."
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        problems: Sequence[FieldProblem] = (),
+        suggestion: str | None = None,
+    ) -> None:
+        if problems:
+            message = message + "\n" + "\n".join(f"- {p.render()}" for p in problems)
+        super().__init__(message, suggestion=suggestion)
+        self.problems = tuple(problems)
+
+
+class ExecutionError(CdpilotError):
+    error_type = ErrorType.EXECUTION
+    default_suggestion = "Check the page state and try again; the browser reported the failure above."
+
+
+class CdpCommandError(ExecutionError):
+    """A CDP command answered with ``{"error": {...}}``."""
+
+    def __init__(self, method: str, code: int, cdp_message: str, *, suggestion: str | None = None) -> None:
+        super().__init__(f"{method} failed: {cdp_message} (CDP error {code})", suggestion=suggestion)
+        self.method = method
+        self.code = code
+        self.cdp_message = cdp_message
+
+
+class CdpTimeoutError(ExecutionError):
+    default_suggestion = "Raise timeout_ms, or check that the page is not stuck."
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    """The classified form of any exception, as the boundary reports it."""
+
+    error_type: ErrorType
+    recoverable: bool
+    message: str
+    suggestion: str
+
+
+UNKNOWN_SUGGESTION = "This is a bug in cdpilot; please report it with the server's stderr log."
+
+
+def classify(exc: BaseException) -> ErrorInfo:
+    """Map any exception onto the taxonomy; everything undeliberate is UNKNOWN."""
+    if isinstance(exc, CdpilotError):
+        return ErrorInfo(exc.error_type, exc.recoverable, exc.message, exc.suggestion)
+    text = str(exc) or type(exc).__name__
+    return ErrorInfo(ErrorType.UNKNOWN, False, f"Internal error: {type(exc).__name__}: {text}", UNKNOWN_SUGGESTION)
+
+
+_TOOL_REFERENCE = re.compile(r"\{tool:([a-z][a-z0-9_]*)\}")
+
+
+def render_tool_references(text: str, render_tool: Callable[[str], str]) -> str:
+    """Replace every ``{tool:name}`` with the active mode's spelling of that granular tool."""
+    return _TOOL_REFERENCE.sub(lambda m: render_tool(m.group(1)), text)
+
+
+@dataclass
+class ErrorLog:
+    """Writes each error once to stderr in the SPEC §4 format; never logs argument values."""
+
+    stream: TextIO = field(default_factory=lambda: sys.stderr)
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+
+    def write(self, info: ErrorInfo, *, tool: str, connection_id: str | None, exc: BaseException | None = None) -> None:
+        """One line (plus the suggestion); an UNKNOWN error also gets its traceback, it is a bug."""
+        stamp = self.clock().isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        first_line = info.message.splitlines()[0] if info.message else ""
+        line = (
+            f"{stamp} [ERROR:{info.error_type}] tool={tool} conn={connection_id or '-'} "
+            f"recoverable={str(info.recoverable).lower()} {first_line}"
+        )
+        if info.suggestion:
+            line += f"\n  Suggestion: {info.suggestion}"
+        self.stream.write(line + "\n")
+        if info.error_type is ErrorType.UNKNOWN and exc is not None:
+            traceback.print_exception(exc, file=self.stream)
+        self.stream.flush()

@@ -1,0 +1,224 @@
+"""Launching real Chromium: pipe only, clean start-up failures, and no process or profile left behind."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from cdpilot.browser import ConnectionManager, LaunchOptions, navigate
+from cdpilot.errors import ArgumentError, BrowserConnectionError
+from tests.support import readable
+from tests.support.chromium import (
+    TEST_CHROME_ARGS,
+    chrome_env,
+    leftovers_of,
+    no_processes_with,
+    processes_with,
+    wait_gone,
+)
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+
+def listening_socket_inodes() -> set[str]:
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A":  # TCP_LISTEN
+                inodes.add(fields[9])
+    return inodes
+
+
+def socket_inodes_of(pid: int) -> set[str]:
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:[") : -1])
+    return inodes
+
+
+def cmdline_of(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")[:-1]
+
+
+def script(tmp_path: Path, body: str) -> str:
+    """A stand-in 'browser' executable for start-up failure tests."""
+    path = tmp_path / "fake-browser"
+    path.write_text(f"#!/bin/sh\n{body}\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
+
+
+async def test_launch_speaks_over_the_pipe_and_opens_no_port(manager: ConnectionManager) -> None:
+    info = await manager.launch(LaunchOptions(connection_id=None))
+    assert (info.id, info.kind, info.endpoint, info.active, info.alive) == ("browser-1", "launched", "pipe", True, True)
+    assert info.browser.startswith("Chrome/") and info.protocol_version == "1.3"
+    assert (info.target_url, info.target_title) == ("about:blank", "about:blank")
+    assert info.pid is not None and info.user_data_dir is not None
+    assert os.path.basename(info.user_data_dir).startswith("cdpilot-profile-")
+    args = cmdline_of(info.pid)
+    assert "--remote-debugging-pipe" in args and not any(a.startswith("--remote-debugging-port") for a in args)
+    assert set(TEST_CHROME_ARGS) <= set(args)
+    tree = processes_with(info.user_data_dir)
+    assert info.pid in tree
+    listening = listening_socket_inodes()
+    assert not [pid for pid in tree if socket_inodes_of(pid) & listening]
+
+
+async def test_disconnect_ends_the_browser_and_removes_its_profile(manager: ConnectionManager) -> None:
+    info = await manager.launch(LaunchOptions(connection_id="solo"))
+    assert info.pid is not None and info.user_data_dir is not None
+    closed = await manager.disconnect("solo")
+    assert closed.id == "solo" and closed.active
+    assert wait_gone([info.pid], timeout_s=5) == []
+    assert leftovers_of(info.user_data_dir) == []
+    assert manager.list() == [] and manager.active_id is None
+
+
+async def test_a_given_profile_is_used_and_kept(manager: ConnectionManager, tmp_path: Path) -> None:
+    profile = tmp_path / "profile"
+    info = await manager.launch(LaunchOptions(connection_id=None, user_data_dir=str(profile)))
+    assert info.user_data_dir == str(profile)
+    await manager.disconnect(info.id)
+    assert no_processes_with(str(profile))
+    assert profile.is_dir() and any(profile.iterdir())
+
+
+async def test_launch_opens_the_start_url(manager: ConnectionManager) -> None:
+    info = await manager.launch(LaunchOptions(connection_id=None, url="data:text/html,<title>Start</title>"))
+    assert info.target_url == "data:text/html,<title>Start</title>"
+
+
+async def test_a_refused_start_url_launches_nothing(manager: ConnectionManager) -> None:
+    with pytest.raises(ArgumentError, match="javascript: URLs are not allowed"):
+        await manager.launch(LaunchOptions(connection_id=None, url="javascript:alert(1)"))
+    assert manager.list() == []
+
+
+async def test_no_browser_found_says_how_to_install_one(tmp_path: Path) -> None:
+    manager = ConnectionManager(env={"PATH": str(tmp_path)})
+    with pytest.raises(BrowserConnectionError) as caught:
+        await manager.launch(LaunchOptions(connection_id=None))
+    assert "chromium, chromium-browser, google-chrome" in caught.value.message
+    assert "apt-get install chromium" in caught.value.suggestion
+
+
+@pytest.mark.parametrize("source", ["executable_path", "CDPILOT_CHROME_PATH"])
+async def test_a_given_browser_that_is_not_executable_is_refused(tmp_path: Path, source: str) -> None:
+    path = str(tmp_path / "no-such-chrome")
+    env = {**chrome_env(), "CDPILOT_CHROME_PATH": path} if source == "CDPILOT_CHROME_PATH" else chrome_env()
+    options = LaunchOptions(connection_id=None, executable_path=path if source == "executable_path" else None)
+    with pytest.raises(BrowserConnectionError, match=f"given by {source} .* is not an executable file"):
+        await ConnectionManager(env=env).launch(options)
+
+
+async def test_a_browser_that_dies_at_start_reports_its_exit_code_and_stderr(
+    manager: ConnectionManager, tmp_path: Path
+) -> None:
+    fake = script(tmp_path, 'echo "cannot open display: nowhere" >&2\nexit 3')
+    with pytest.raises(BrowserConnectionError) as caught:
+        await manager.launch(LaunchOptions(connection_id=None, executable_path=fake))
+    assert "stopped during start-up (exit code 3)" in caught.value.message
+    assert "cannot open display: nowhere" in caught.value.message
+    assert manager.list() == []
+
+
+async def test_a_browser_that_never_answers_is_killed_after_the_timeout(
+    manager: ConnectionManager, tmp_path: Path
+) -> None:
+    marker = f"--cdpilot-silent-{os.getpid()}"
+    # A stand-in that keeps its pipes open and says nothing; its command line keeps our args.
+    fake = script(tmp_path, f'exec {sys.executable} -c "import time; time.sleep(300)" "$@"')
+    options = LaunchOptions(connection_id=None, executable_path=fake, extra_args=(marker,), timeout_ms=300)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    with pytest.raises(BrowserConnectionError, match=r"did not answer within 0\.3 s"):
+        await manager.launch(options)
+    assert loop.time() - started < 5
+    assert no_processes_with(marker)
+
+
+async def test_invalid_chrome_args_in_the_environment_are_reported() -> None:
+    manager = ConnectionManager(env={**chrome_env(), "CDPILOT_CHROME_ARGS": "--flag='unclosed"})
+    with pytest.raises(BrowserConnectionError, match="CDPILOT_CHROME_ARGS is not valid shell words"):
+        await manager.launch(LaunchOptions(connection_id=None))
+
+
+async def test_kill_all_now_leaves_no_process_and_no_profile(manager: ConnectionManager) -> None:
+    infos = [await manager.launch(LaunchOptions(connection_id=None)) for _ in range(2)]
+    manager.kill_all_now()
+    for info in infos:
+        assert info.pid is not None and info.user_data_dir is not None
+        assert wait_gone([info.pid], timeout_s=1) == []
+        assert leftovers_of(info.user_data_dir) == []
+    manager.kill_all_now()  # idempotent; aclose (fixture) still works afterwards
+
+
+async def test_a_browser_killed_mid_call_fails_the_call_promptly_and_can_be_replaced(
+    manager: ConnectionManager,
+) -> None:
+    info = await manager.launch(LaunchOptions(connection_id="victim"))
+    assert info.pid is not None
+    page = manager.get("victim").page
+    hanging = asyncio.create_task(
+        page.send("Runtime.evaluate", {"expression": "new Promise(() => {})", "awaitPromise": True})
+    )
+    await page.send("Runtime.enable")  # sent after it: once this answers, the evaluate is in flight
+    os.kill(info.pid, signal.SIGKILL)
+    async with asyncio.timeout(3):
+        with pytest.raises(BrowserConnectionError, match="Lost the connection to the browser"):
+            await hanging
+    assert [i.alive for i in manager.list()] == [False]
+    again = await manager.launch(LaunchOptions(connection_id="victim"))
+    assert again.alive and again.pid != info.pid
+    assert info.user_data_dir is not None and leftovers_of(info.user_data_dir) == []
+
+
+async def test_a_crashed_page_fails_its_pending_call_and_navigation_revives_it(
+    manager: ConnectionManager, site: str
+) -> None:
+    await manager.launch(LaunchOptions(connection_id=None))
+    connection = manager.get(None)
+    page = connection.page
+    hanging = asyncio.create_task(
+        page.send("Runtime.evaluate", {"expression": "new Promise(() => {})", "awaitPromise": True})
+    )
+    await page.send("Runtime.enable")  # answered after the evaluate was received
+    with pytest.raises(BrowserConnectionError):  # the renderer dies before it can answer
+        await page.send("Page.crash", timeout_s=5)
+    async with asyncio.timeout(3):
+        with pytest.raises(BrowserConnectionError, match="The page crashed"):
+            await hanging
+    assert (await navigate(connection, f"{site}/second")).title == "Second"
+
+
+async def test_kill_all_now_during_a_launch_ends_it_cleanly(manager: ConnectionManager, tmp_path: Path) -> None:
+    fifo = tmp_path / "spawned"
+    os.mkfifo(fifo)
+    # A stand-in that reports its arguments through the FIFO, then stays silent on its pipes.
+    fake = script(tmp_path, f'echo "$@" > {fifo}\nexec {sys.executable} -c "import time; time.sleep(300)" "$@"')
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        launching = asyncio.create_task(manager.launch(LaunchOptions(connection_id=None, executable_path=fake)))
+        await readable(reader)
+        args = os.read(reader, 65536).decode().split()
+    finally:
+        os.close(reader)
+    manager.kill_all_now()
+    async with asyncio.timeout(5):
+        with pytest.raises(BrowserConnectionError, match="stopped during start-up"):
+            await launching
+    assert manager.list() == []
+    [profile] = [a.split("=", 1)[1] for a in args if a.startswith("--user-data-dir=")]
+    assert leftovers_of(profile) == []

@@ -1,0 +1,66 @@
+"""A tiny HTTP server on 127.0.0.1 for browser tests: fixed pages, plus one that never answers.
+
+Pages are ``path -> (status, content_type, body)``, optionally with a fourth item of extra
+headers (e.g. ``{"Location": "/"}`` for a redirect). ``HANG_PATH`` keeps the request open
+until the server shuts down, so timeout tests need no delay of a chosen length.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+PageSpec = tuple[int, str, bytes] | tuple[int, str, bytes, Mapping[str, str]]
+
+HANG_PATH = "/hang"
+HANG_LIMIT_S = 60.0  # a hung request is released at shutdown, or after this as a safety net
+
+
+class _PageServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, pages: Mapping[str, PageSpec]) -> None:
+        super().__init__(("127.0.0.1", 0), _PageHandler)
+        self.pages = dict(pages)
+        self.release_hung = threading.Event()
+
+
+class _PageHandler(BaseHTTPRequestHandler):
+    server: _PageServer
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        path = self.path.split("?", 1)[0]
+        if path == HANG_PATH and path not in self.server.pages:
+            self.server.release_hung.wait(HANG_LIMIT_S)
+            self.close_connection = True
+            return
+        status, content_type, body, *extra = self.server.pages.get(path, (404, "text/plain", b"not found"))
+        self.send_response(status)
+        for name, value in (extra[0] if extra else {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet: the test output is for the tests."""
+
+
+@contextmanager
+def serve_pages(pages: Mapping[str, PageSpec]) -> Iterator[str]:
+    """Serve `pages` on an ephemeral port of 127.0.0.1; yields the base URL (no trailing slash)."""
+    server = _PageServer(pages)
+    thread = threading.Thread(target=server.serve_forever, name="test-pages", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.release_hung.set()
+        server.shutdown()
+        server.server_close()
+        thread.join()
