@@ -1,0 +1,46 @@
+"""What a handler receives besides its arguments, and what it gives back.
+
+Collaborators are injected through `ToolContext` rather than read from module globals,
+so a test can hand a handler its own connection manager, settings or clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from cdpilot.browser.connections import ConnectionManager
+
+Mode = Literal["smart", "legacy"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Start-up choices that change what a tool may do."""
+
+    allow_remote: bool = False
+    allow_file_urls: bool = False
+    output_dir: Path | None = None
+    max_answer_chars: int = 5000
+
+
+@dataclass(frozen=True)
+class Image:
+    data_base64: str
+    mime_type: str
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """A handler's answer: compact text, plus images for screenshots."""
+
+    text: str
+    images: tuple[Image, ...] = field(default=())
+
+
+@dataclass
+class ToolContext:
+    connections: ConnectionManager
+    mode: Mode
+    settings: Settings

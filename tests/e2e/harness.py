@@ -1,0 +1,110 @@
+"""Start the real cdpilot server over stdio: with the official `mcp` client, or as a raw pipe.
+
+Every Chromium the server launches in tests gets the offline flags through
+CDPILOT_CHROME_ARGS (ARCHITECTURE §8).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shlex
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, Literal
+
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from tests.support.chromium import TEST_CHROME_ARGS
+
+Handshake = Literal["legacy", "auto"]
+
+
+def server_env(mode: str, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("CDPILOT_MODE", "USE_LEGACY_TOOLS")}
+    env.update(CDPILOT_MODE=mode, CDPILOT_CHROME_ARGS=shlex.join(TEST_CHROME_ARGS), **extra)
+    return env
+
+
+@asynccontextmanager
+async def mcp_client(mode: str, *args: str, handshake: Handshake = "legacy") -> AsyncIterator[Client]:
+    params = StdioServerParameters(command=sys.executable, args=["-m", "cdpilot.cli", *args], env=server_env(mode))
+    async with Client(params, mode=handshake, read_timeout_seconds=60) as client:
+        yield client
+
+
+def text_of(result: Any) -> str:
+    return "".join(getattr(block, "text", "") for block in result.content)
+
+
+class RawServer:
+    """The server as a subprocess spoken to line by line, to send what no SDK client would."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.next_id = 1
+
+    @classmethod
+    async def start(cls, mode: str = "smart") -> RawServer:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "cdpilot.cli",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=server_env(mode),
+        )
+        return cls(proc)
+
+    async def send_raw(self, line: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line)
+        await self.proc.stdin.drain()
+
+    async def read_message(self, within: float = 30) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        line = await asyncio.wait_for(self.proc.stdout.readline(), within)
+        assert line, "the server closed stdout"
+        message: dict[str, Any] = json.loads(line)  # every stdout line must be JSON
+        return message
+
+    async def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        request_id = self.next_id
+        self.next_id += 1
+        body: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params is not None:
+            body["params"] = params
+        await self.send_raw(json.dumps(body).encode() + b"\n")
+        while True:
+            message = await self.read_message()
+            if message.get("id") == request_id:
+                return message
+
+    async def initialize(self) -> dict[str, Any]:
+        reply = await self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        )
+        await self.send_raw(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        return reply
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return await self.request("tools/call", {"name": name, "arguments": arguments})
+
+    async def close_stdin_and_wait(self, within: float = 30) -> int:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        return await asyncio.wait_for(self.proc.wait(), within)
+
+    async def kill(self) -> None:
+        if self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()

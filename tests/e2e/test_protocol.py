@@ -1,0 +1,144 @@
+"""The real server over stdio: the official `mcp` client for the contract, a raw pipe for bad input."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+
+import pytest
+from cdpilot_generated import manifests
+from mcp.shared.exceptions import MCPError
+
+from tests.e2e.harness import Handshake, RawServer, mcp_client, text_of
+
+pytestmark = pytest.mark.anyio
+
+SMART_NAMES = {t["name"] for t in json.loads(manifests.SMART_TOOLS_JSON)["tools"]}
+LEGACY_NAMES = {t["name"] for t in json.loads(manifests.LEGACY_TOOLS_JSON)["tools"]}
+
+
+@pytest.mark.parametrize("handshake", ["legacy", "auto"])
+async def test_each_mode_lists_its_own_tools(handshake: Handshake) -> None:
+    async with mcp_client("smart", handshake=handshake) as client:
+        smart = await client.list_tools()
+    async with mcp_client("legacy", handshake=handshake) as client:
+        legacy = await client.list_tools()
+    assert {t.name for t in smart.tools} == SMART_NAMES
+    assert {t.name for t in legacy.tools} == LEGACY_NAMES
+    assert len(smart.tools) <= 20
+    assert {
+        "chrome_launch",
+        "chrome_connect",
+        "chrome_list_connections",
+        "chrome_switch_connection",
+        "chrome_disconnect",
+        "navigate",
+    } <= LEGACY_NAMES
+    chrome = next(t for t in smart.tools if t.name == "chrome")
+    assert chrome.input_schema["properties"]["action"]["enum"] == [
+        "launch",
+        "connect",
+        "list",
+        "switch",
+        "disconnect",
+    ]
+    assert chrome.annotations is not None and chrome.annotations.destructive_hint is True
+
+
+async def test_unknown_tool_is_error_32602() -> None:
+    async with mcp_client("smart") as client:
+        with pytest.raises(MCPError) as info:
+            await client.call_tool("no_such_tool", {})
+        assert info.value.code == -32602
+        assert info.value.message == "Unknown tool: no_such_tool"
+        assert not (await client.call_tool("chrome", {"action": "list"})).is_error
+
+
+@pytest.mark.parametrize(
+    ("mode", "tool", "args"),
+    [
+        ("smart", "chrome", {"action": "connect", "port": "not-a-port"}),
+        ("legacy", "chrome_connect", {"port": "not-a-port"}),
+    ],
+)
+async def test_invalid_arguments_are_a_validation_result_naming_the_field(
+    mode: str, tool: str, args: dict[str, object]
+) -> None:
+    async with mcp_client(mode) as client:
+        result = await client.call_tool(tool, args)
+    assert result.is_error
+    assert result.meta is not None
+    assert result.meta["cdpilot/errorType"] == "VALIDATION"
+    assert result.meta["cdpilot/toolName"] == tool
+    assert result.meta["cdpilot/recoverable"] is True
+    assert "port: expected a valid integer, got 'not-a-port'" in text_of(result)
+    assert "\n\nSuggestion: " in text_of(result)
+
+
+@pytest.mark.parametrize(
+    ("mode", "tool", "launch"),
+    [
+        ("smart", "navigate", 'chrome(action="launch")'),
+        ("legacy", "navigate", "chrome_launch()"),
+    ],
+)
+async def test_navigate_without_a_browser_suggests_the_launch_tool_of_the_mode(
+    mode: str, tool: str, launch: str
+) -> None:
+    async with mcp_client(mode) as client:
+        result = await client.call_tool(tool, {"url": "http://127.0.0.1:1/"})
+    assert result.is_error
+    assert result.meta is not None and result.meta["cdpilot/errorType"] == "CONNECTION"
+    suggestion = text_of(result).split("Suggestion: ", 1)[1]
+    assert launch in suggestion
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@pytest.mark.parametrize(
+    ("mode", "tool", "args"),
+    [
+        ("smart", "chrome", {"action": "connect"}),
+        ("legacy", "chrome_connect", {}),
+    ],
+)
+async def test_connecting_to_a_closed_port_fails_fast_naming_host_and_port(
+    mode: str, tool: str, args: dict[str, object]
+) -> None:
+    port = closed_port()
+    async with mcp_client(mode) as client:
+        started = time.monotonic()
+        result = await client.call_tool(tool, {**args, "port": port})
+        elapsed = time.monotonic() - started
+    assert result.is_error
+    assert result.meta is not None and result.meta["cdpilot/errorType"] == "CONNECTION"
+    assert f"127.0.0.1:{port}" in text_of(result)
+    assert elapsed < 5, f"took {elapsed:.1f}s"
+
+
+async def test_bad_lines_get_jsonrpc_errors_and_the_session_goes_on() -> None:
+    server = await RawServer.start("smart")
+    try:
+        await server.initialize()
+        await server.send_raw(b"this is not json\n")
+        assert (await server.read_message())["error"]["code"] == -32700
+        await server.send_raw(b'{"jsonrpc": "2.0", "id": 41}\n')
+        reply = await server.read_message()
+        assert reply["id"] == 41 and reply["error"]["code"] == -32600
+        await server.send_raw(b"[1, 2]\n")
+        assert (await server.read_message())["error"]["code"] == -32600
+        await server.send_raw(b"\n")  # blank lines are ignored, not answered
+        assert (await server.request("ping"))["result"] == {}
+        reply = await server.call_tool("chrome", {"action": "list"})
+        assert reply["result"]["content"][0]["text"].startswith("No connections.")
+        unknown = await server.request("no/such/method")
+        assert unknown["error"]["code"] == -32601
+        assert await server.close_stdin_and_wait() == 0
+    finally:
+        await server.kill()

@@ -1,0 +1,213 @@
+"""The call pipeline and the error boundary, with stub handlers (no browser, no MCP transport)."""
+
+from __future__ import annotations
+
+import io
+import re
+import typing
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from mcp.shared.exceptions import MCPError
+
+from cdpilot.context import Mode, Settings, ToolContext, ToolResult
+from cdpilot.errors import BrowserConnectionError, ErrorLog, StateError
+from cdpilot.handlers import HANDLERS
+from cdpilot.registry import DEFAULT_RESOLVERS, Registry, handler_problems
+from codegen.lint import KNOWN_RESOLVERS
+
+pytestmark = pytest.mark.anyio
+
+
+class FakeConnections:
+    def __init__(self, active_id: str | None) -> None:
+        self.active_id = active_id
+
+
+class Recorder:
+    """Stands in for every handler; remembers the validated model it was given."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Any]] = []
+        self.answer = "ok"
+        self.raise_: Exception | None = None
+
+    def table(self) -> dict[str, Any]:
+        table = {}
+        for name, real in HANDLERS.items():
+            table[name] = self._make(name, real)
+        return table
+
+    def _make(self, name: str, real: Any) -> Any:
+        async def handler(args: Any, ctx: ToolContext) -> ToolResult:
+            self.calls.append((name, args))
+            if self.raise_ is not None:
+                raise self.raise_
+            return ToolResult(self.answer)
+
+        handler.__annotations__ = typing.get_type_hints(real)  # so the handler check sees the real model
+        return handler
+
+
+def make_registry(mode: Mode, active: str | None = None) -> tuple[Registry, Recorder, io.StringIO]:
+    recorder = Recorder()
+    log = io.StringIO()
+    ctx = ToolContext(FakeConnections(active), mode, Settings())  # type: ignore[arg-type]
+    clock = lambda: datetime(2026, 11, 21, 9, 30, tzinfo=UTC)  # noqa: E731
+    return Registry(ctx, recorder.table(), log=ErrorLog(stream=log, clock=clock)), recorder, log
+
+
+def text_of(result: Any) -> str:
+    return "".join(block.text for block in result.content)
+
+
+async def test_unknown_tool_is_a_jsonrpc_invalid_params_error() -> None:
+    registry, _, _ = make_registry("smart")
+    with pytest.raises(MCPError) as info:
+        await registry.call("chrome_launch", {})  # a legacy name is unknown in smart mode
+    assert info.value.code == -32602
+    assert info.value.message == "Unknown tool: chrome_launch"
+
+
+async def test_validation_names_each_bad_field_with_expected_and_given() -> None:
+    registry, recorder, log = make_registry("legacy")
+    result = await registry.call("chrome_connect", {"port": 70000, "host": 5, "bogus": True})
+    assert result.is_error
+    text = text_of(result)
+    assert "port: expected less than or equal to 65535, got 70000" in text
+    assert "host: expected a valid string, got 5" in text
+    assert "bogus: expected no such parameter for chrome_connect" in text
+    assert result.meta == {
+        "cdpilot/toolName": "chrome_connect",
+        "cdpilot/errorType": "VALIDATION",
+        "cdpilot/recoverable": True,
+    }
+    assert recorder.calls == []
+    assert log.getvalue().startswith("2026-11-21T09:30:00.000Z [ERROR:VALIDATION] tool=chrome_connect conn=- ")
+
+
+async def test_validation_is_strict_about_json_types() -> None:
+    registry, _, _ = make_registry("legacy")
+    result = await registry.call("chrome_connect", {"port": "9222"})
+    assert "port: expected a valid integer, got '9222'" in text_of(result)
+
+
+async def test_missing_required_field() -> None:
+    registry, _, _ = make_registry("legacy", active="browser-1")
+    result = await registry.call("navigate", {})
+    assert "url: expected a value (required), got nothing" in text_of(result)
+
+
+async def test_smart_action_routes_to_the_granular_model() -> None:
+    registry, recorder, _ = make_registry("smart")
+    result = await registry.call("chrome", {"action": "connect", "port": 9333})
+    assert not result.is_error
+    [(name, args)] = recorder.calls
+    assert name == "chrome_connect"
+    assert args.port == 9333 and args.host == "127.0.0.1"
+
+
+async def test_smart_action_missing_or_unknown_names_the_discriminator() -> None:
+    registry, _, _ = make_registry("smart")
+    for arguments, given in (({}, "nothing"), ({"action": "explode"}, "'explode'")):
+        result = await registry.call("chrome", arguments)
+        assert f"action: expected one of: launch, connect, list, switch, disconnect, got {given}" in text_of(result)
+
+
+async def test_smart_parameter_of_another_action_is_refused_by_name() -> None:
+    registry, _, _ = make_registry("smart")
+    result = await registry.call("chrome", {"action": "list", "port": 1})
+    assert "port: expected no such parameter for action 'list' of chrome (parameters: none)" in text_of(result)
+
+
+async def test_smart_default_action() -> None:
+    registry, recorder, _ = make_registry("smart", active="browser-1")
+    await registry.call("navigate", {"url": "http://127.0.0.1/"})
+    assert recorder.calls[0][0] == "navigate"
+
+
+async def test_connection_id_defaults_to_the_active_connection_and_explicit_input_wins() -> None:
+    registry, recorder, _ = make_registry("legacy", active="browser-2")
+    await registry.call("navigate", {"url": "http://127.0.0.1/"})
+    await registry.call("navigate", {"url": "http://127.0.0.1/", "connection_id": "other"})
+    assert [args.connection_id for _, args in recorder.calls] == ["browser-2", "other"]
+
+
+async def test_launch_never_defaults_to_the_active_connection() -> None:
+    registry, recorder, _ = make_registry("legacy", active="browser-2")
+    await registry.call("chrome_launch", {})
+    assert recorder.calls[0][1].connection_id is None
+
+
+@pytest.mark.parametrize(
+    ("mode", "tool", "spelled"),
+    [("smart", "navigate", 'chrome(action="launch")'), ("legacy", "navigate", "chrome_launch()")],
+)
+async def test_suggestions_name_tools_of_the_active_mode(mode: Mode, tool: str, spelled: str) -> None:
+    registry, recorder, log = make_registry(mode, active="browser-1")
+    recorder.raise_ = BrowserConnectionError("No browser is connected.")
+    result = await registry.call(tool, {"url": "http://127.0.0.1/"})
+    text = text_of(result)
+    assert text.startswith("No browser is connected.\n\nSuggestion: Launch a browser with " + spelled)
+    assert "{tool:" not in text
+    assert result.meta is not None and result.meta["cdpilot/errorType"] == "CONNECTION"
+    lines = log.getvalue().splitlines()
+    assert re.fullmatch(
+        r"\S+Z \[ERROR:CONNECTION\] tool=navigate conn=browser-1 recoverable=true No browser is connected\.",
+        lines[0],
+    )
+    assert lines[1] == "  Suggestion: " + text.split("Suggestion: ")[1]
+
+
+async def test_an_unexpected_exception_is_unknown_and_not_recoverable() -> None:
+    registry, recorder, _ = make_registry("legacy")
+    recorder.raise_ = KeyError("boom")
+    result = await registry.call("chrome_list_connections", {})
+    assert result.meta is not None
+    assert result.meta["cdpilot/errorType"] == "UNKNOWN"
+    assert result.meta["cdpilot/recoverable"] is False
+
+
+async def test_state_error_keeps_its_own_suggestion() -> None:
+    registry, recorder, _ = make_registry("smart")
+    recorder.raise_ = StateError("Not paused.", suggestion="Pause with {tool:chrome_list_connections}.")
+    result = await registry.call("chrome", {"action": "list"})
+    assert text_of(result) == 'Not paused.\n\nSuggestion: Pause with chrome(action="list").'
+
+
+async def test_oversized_answers_are_refused_with_a_hint() -> None:
+    registry, recorder, _ = make_registry("legacy")
+    recorder.answer = "x" * 5001
+    result = await registry.call("chrome_list_connections", {})
+    assert result.is_error
+    assert "The answer would be 5001 characters; the limit is 5000." in text_of(result)
+    assert "Narrow the request" in text_of(result)
+
+
+def test_the_shipped_handler_table_is_complete() -> None:
+    assert handler_problems(HANDLERS) == []
+
+
+def test_handler_check_reports_missing_extra_and_mistyped_handlers() -> None:
+    table: dict[str, Any] = dict(HANDLERS)
+    del table["navigate"]
+    table["no_such_tool"] = HANDLERS["chrome_launch"]
+    table["chrome_connect"] = HANDLERS["chrome_launch"]
+    assert handler_problems(table) == [
+        "navigate: no handler",
+        "no_such_tool: handler for a tool that does not exist",
+        "chrome_connect: handler takes ChromeLaunchArgs, expected ChromeConnectArgs",
+    ]
+
+
+def test_registry_refuses_to_start_with_an_incomplete_table() -> None:
+    ctx = ToolContext(FakeConnections(None), "smart", Settings())  # type: ignore[arg-type]
+    table: Mapping[str, Any] = {k: v for k, v in HANDLERS.items() if k != "navigate"}
+    with pytest.raises(RuntimeError, match="navigate: no handler"):
+        Registry(ctx, table)
+
+
+def test_codegen_and_registry_know_the_same_resolvers() -> None:
+    assert set(DEFAULT_RESOLVERS) == KNOWN_RESOLVERS
