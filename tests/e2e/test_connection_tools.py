@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.harness import mcp_client, text_of
+from tests.support.chromium import StandaloneChromium, standalone_chromium
 from tests.support.pages import serve_pages
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -23,6 +24,7 @@ PAGES = {
 CALLS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
     "smart": {
         "launch": ("chrome", {"action": "launch"}),
+        "connect": ("chrome", {"action": "connect"}),
         "list": ("chrome", {"action": "list"}),
         "switch": ("chrome", {"action": "switch"}),
         "disconnect": ("chrome", {"action": "disconnect"}),
@@ -30,6 +32,7 @@ CALLS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
     },
     "legacy": {
         "launch": ("chrome_launch", {}),
+        "connect": ("chrome_connect", {}),
         "list": ("chrome_list_connections", {}),
         "switch": ("chrome_switch_connection", {}),
         "disconnect": ("chrome_disconnect", {}),
@@ -44,10 +47,18 @@ def site() -> Iterator[str]:
         yield base_url
 
 
+@pytest.fixture(scope="module")
+def running_browser() -> Iterator[StandaloneChromium]:
+    """A browser someone else started, with a DevTools port, for connect."""
+    with standalone_chromium() as browser:
+        yield browser
+
+
 def normalise(text: str) -> str:
     """Blank out what differs between two runs: process ids, timings, ports."""
     text = re.sub(r"pid=\d+", "pid=N", text)
     text = re.sub(r"after \d+ ms", "after N ms", text)
+    text = re.sub(r"/devtools/browser/[0-9a-f-]+", "/devtools/browser/ID", text)
     return re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", text)
 
 
@@ -57,7 +68,7 @@ def profile_of(pid: int) -> Path:
     return Path(flag.split(b"=", 1)[1].decode())
 
 
-async def session(mode: str, site: str) -> list[str]:
+async def session(mode: str, site: str, running: StandaloneChromium) -> list[str]:
     """The same story in either mode; returns every answer, normalised."""
     calls = CALLS[mode]
     answers: list[str] = []
@@ -104,8 +115,18 @@ async def session(mode: str, site: str) -> list[str]:
         assert not Path(f"/proc/{pid}").exists()
         await call("disconnect")
         assert (await call("list")).startswith("No connections.")
+
+        attached = await call("connect", port=running.port, connection_id="ext")
+        assert "as connection 'ext' (now active)" in attached
+        assert f"endpoint=ws://127.0.0.1:{running.port}/devtools/browser/" in attached
+        assert "Navigated to" in await call("navigate", url=f"{site}/")
+        await call("navigate", url="about:blank")  # leave the shared browser as we found it
+        assert await call("disconnect") == "Disconnected 'ext' (detached). No connections left."
+        assert Path(f"/proc/{running.pid}").exists(), "disconnect must not end a browser we did not launch"
     return answers
 
 
-async def test_smart_and_legacy_connection_tools_behave_the_same(site: str) -> None:
-    assert await session("smart", site) == await session("legacy", site)
+async def test_smart_and_legacy_connection_tools_behave_the_same(
+    site: str, running_browser: StandaloneChromium
+) -> None:
+    assert await session("smart", site, running_browser) == await session("legacy", site, running_browser)
