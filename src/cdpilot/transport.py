@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import stat
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager, suppress
@@ -89,8 +90,15 @@ class _Wire:
                 os.close(fd)
 
 
+def _pollable(fd: int) -> bool:
+    """Whether epoll can watch fd: pipes, sockets and terminals; not files, not /dev/null
+    (registering those fails inside the loop's callback, where nobody could catch it)."""
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)
+
+
 class _Reader:
-    """Lines from the wire. A pipe or tty is watched by the loop; a regular file is pumped by a thread."""
+    """Lines from the wire. A pipe or tty is watched by the loop; anything else is pumped by a thread."""
 
     def __init__(self, fd: int) -> None:
         self._fd = fd
@@ -102,10 +110,9 @@ class _Reader:
         loop = asyncio.get_running_loop()
         protocol = asyncio.StreamReaderProtocol(self.lines, loop=loop)
         pipe = os.fdopen(self._fd, "rb", buffering=0, closefd=False)
-        try:
-            self._transport, _ = await loop.connect_read_pipe(lambda: protocol, pipe)
-        except ValueError:
+        if not _pollable(self._fd):
             return self._pump
+        self._transport, _ = await loop.connect_read_pipe(lambda: protocol, pipe)
         return None
 
     async def _pump(self) -> None:
@@ -130,13 +137,12 @@ class _Writer:
 
     async def open(self) -> None:
         loop = asyncio.get_running_loop()
+        if not _pollable(self._fd):
+            return  # a regular file or /dev/null: plain blocking writes are fine
         pipe = os.fdopen(self._fd, "wb", buffering=0, closefd=False)
-        try:
-            transport, protocol = await loop.connect_write_pipe(
-                lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader(loop=loop), loop=loop), pipe
-            )
-        except ValueError:
-            return  # a regular file: plain blocking writes are fine
+        transport, protocol = await loop.connect_write_pipe(
+            lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader(loop=loop), loop=loop), pipe
+        )
         self._stream = asyncio.StreamWriter(transport, protocol, None, loop)
 
     async def write(self, data: bytes) -> None:

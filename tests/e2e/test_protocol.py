@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from cdpilot_generated import manifests
@@ -27,6 +31,8 @@ async def test_each_mode_lists_its_own_tools(handshake: Handshake) -> None:
     assert {t.name for t in smart.tools} == SMART_NAMES
     assert {t.name for t in legacy.tools} == LEGACY_NAMES
     assert len(smart.tools) <= 20
+    wire = len(manifests.SMART_TOOLS_JSON)
+    print(f"smart tools/list: {len(smart.tools)} tools, {wire} characters")
     assert {
         "chrome_launch",
         "chrome_connect",
@@ -43,7 +49,10 @@ async def test_each_mode_lists_its_own_tools(handshake: Handshake) -> None:
         "switch",
         "disconnect",
     ]
-    assert chrome.annotations is not None and chrome.annotations.destructive_hint is True
+    # Hints equal to the MCP defaults (destructive, open world) are left off the wire.
+    assert chrome.annotations is not None and chrome.annotations.destructive_hint is None
+    query = next(t for t in smart.tools if t.name == "query_elements")
+    assert query.annotations is not None and query.annotations.read_only_hint is True
 
 
 async def test_unknown_tool_is_error_32602() -> None:
@@ -142,3 +151,24 @@ async def test_bad_lines_get_jsonrpc_errors_and_the_session_goes_on() -> None:
         assert await server.close_stdin_and_wait() == 0
     finally:
         await server.kill()
+
+
+def test_stdin_from_a_file_or_dev_null_is_served_and_ends_cleanly(tmp_path: Path) -> None:
+    """Not every stdin is a pipe: epoll refuses files and /dev/null, so they are read by a thread."""
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text(
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+        '"capabilities":{},"clientInfo":{"name":"file","version":"0"}}}\nnot json\n'
+    )
+    for stdin in (requests, Path(os.devnull)):
+        with stdin.open("rb") as source:
+            done = subprocess.run(
+                [sys.executable, "-m", "cdpilot.cli"], stdin=source, capture_output=True, timeout=30, check=False
+            )
+        assert done.returncode == 0, done.stderr
+        replies = [json.loads(line) for line in done.stdout.splitlines()]
+        if stdin == requests:
+            assert sorted(r["id"] or 0 for r in replies) == [0, 1]
+            assert any(r.get("error", {}).get("code") == -32700 for r in replies)
+        else:
+            assert replies == []
