@@ -47,6 +47,11 @@ class _PageHandler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def do_POST(self) -> None:
+        """Same pages for POST; the request body is read and ignored."""
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.do_GET()
+
     def log_message(self, format: str, *args: object) -> None:
         """Quiet: the test output is for the tests."""
 

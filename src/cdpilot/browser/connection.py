@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Literal
 
+from cdpilot.browser.features import PageFeatures
 from cdpilot.browser.launcher import LaunchedBrowser
 from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession
 
@@ -35,7 +36,13 @@ class BrowserConnection:
         self.target_url: str | None = None
         self.target_title: str | None = None
         self._page: CdpSession | None = None
+        self.features = PageFeatures()
+        self.page_order: list[str] = []  # page target ids in first-seen order: stable tab indexes
         self._unsubscribe = cdp.browser.on("Target.targetInfoChanged", self._on_target_info)
+        self._unsubscribe_created = cdp.browser.on("Target.targetCreated", self._on_target_created)
+        self._unsubscribe_destroyed = cdp.browser.on(
+            "Target.targetDestroyed", lambda event: self.forget_page(event.params["targetId"])
+        )
 
     @classmethod
     async def start(
@@ -50,7 +57,7 @@ class BrowserConnection:
         """Check the browser answers (within `timeout_s`), then attach to its first page."""
         version = await cdp.browser.send("Browser.getVersion", timeout_s=timeout_s)
         connection = cls(connection_id, kind, cdp, version, process)
-        await cdp.browser.send("Target.setDiscoverTargets", {"discover": True})
+        await cdp.browser.send("Target.setDiscoverTargets", {"discover": True})  # replays targetCreated
         await connection.use_target(await connection._first_page_target())
         return connection
 
@@ -76,6 +83,7 @@ class BrowserConnection:
             session.send("Page.enable"),
             session.send("Page.setLifecycleEventsEnabled", {"enabled": True}),
             session.send("Network.enable"),
+            self.features.attach(session),
         )
         info = (await self.cdp.browser.send("Target.getTargetInfo", {"targetId": target_id}))["targetInfo"]
         previous, self._page = self._page, session
@@ -89,9 +97,15 @@ class BrowserConnection:
         through ``Target.targetInfoChanged`` but not always the title that the load set."""
         self.target_url, self.target_title = url, title
 
+    def forget_page(self, target_id: str) -> None:
+        if target_id in self.page_order:
+            self.page_order.remove(target_id)
+
     async def close(self) -> None:
         """Let go: close the transport; a launched browser is ended and its temp profile removed."""
         self._unsubscribe()
+        self._unsubscribe_created()
+        self._unsubscribe_destroyed()
         await self.cdp.close()
         if self.process is not None:
             await self.process.stop()
@@ -104,6 +118,11 @@ class BrowserConnection:
                 return str(info["targetId"])
         created = await self.cdp.browser.send("Target.createTarget", {"url": "about:blank"})
         return str(created["targetId"])
+
+    def _on_target_created(self, event: CdpEvent) -> None:
+        info = event.params["targetInfo"]
+        if info["type"] == "page" and info["targetId"] not in self.page_order:
+            self.page_order.append(info["targetId"])
 
     def _on_target_info(self, event: CdpEvent) -> None:
         info = event.params["targetInfo"]

@@ -10,13 +10,14 @@ loader: it is finished by the frame's ``Page.navigatedWithinDocument``.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from cdpilot.browser.connection import BrowserConnection
 from cdpilot.browser.urls import normalize_url
-from cdpilot.cdp import CdpSession
-from cdpilot.errors import ArgumentError, CdpTimeoutError, ExecutionError, FieldProblem
+from cdpilot.cdp import CdpSession, EventStream
+from cdpilot.errors import ArgumentError, CdpTimeoutError, ExecutionError, FieldProblem, StateError
 
 WaitUntil = Literal["load", "domcontentloaded", "networkidle"]
 
@@ -108,6 +109,93 @@ async def _go_and_wait(page: CdpSession, url: str, lifecycle_event: str, timeout
                     status = int(response["status"])
             elif event.method == "Page.lifecycleEvent" and params["name"] == lifecycle_event:
                 return status
+
+
+async def go_in_history(
+    conn: BrowserConnection, delta: int, *, wait_until: WaitUntil = "load", timeout_ms: int = 30000
+) -> NavigationResult:
+    """Back (-1) or forward (+1) one history entry, waiting as `navigate` does."""
+    history = await conn.page.send("Page.getNavigationHistory")
+    position = history["currentIndex"] + delta
+    if not 0 <= position < len(history["entries"]):
+        direction = "back" if delta < 0 else "forward"
+        raise StateError(
+            f"There is no page to go {direction} to: the history has {len(history['entries'])} entries "
+            f"and this is entry {history['currentIndex'] + 1}.",
+            suggestion="Load a page with {tool:navigate} first.",
+        )
+    entry_id = history["entries"][position]["id"]
+    return await _run(
+        conn, lambda: conn.page.send("Page.navigateToHistoryEntry", {"entryId": entry_id}), wait_until, timeout_ms
+    )
+
+
+async def reload(
+    conn: BrowserConnection, *, ignore_cache: bool = False, wait_until: WaitUntil = "load", timeout_ms: int = 30000
+) -> NavigationResult:
+    """Reload the current page, waiting as `navigate` does."""
+    return await _run(
+        conn, lambda: conn.page.send("Page.reload", {"ignoreCache": ignore_cache}), wait_until, timeout_ms
+    )
+
+
+async def _run(
+    conn: BrowserConnection,
+    trigger: Callable[[], Awaitable[dict[str, Any]]],
+    wait_until: WaitUntil,
+    timeout_ms: int,
+) -> NavigationResult:
+    """Trigger a navigation that does not announce its loader, then wait for its lifecycle event.
+
+    The loader is learnt from the main frame's ``Page.frameNavigated``; a page restored from
+    the back/forward cache or a same-document step fires no new lifecycle, so those end there."""
+    page = conn.page
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    lifecycle = LIFECYCLE_EVENT_FOR[wait_until]
+    try:
+        async with asyncio.timeout(timeout_ms / 1000):
+            main_frame = (await page.send("Page.getFrameTree"))["frameTree"]["frame"]["id"]
+            with page.listen(
+                "Page.frameNavigated", "Page.navigatedWithinDocument", "Page.lifecycleEvent", "Network.responseReceived"
+            ) as events:
+                await trigger()
+                status = await _until_loaded(events, main_frame, lifecycle)
+            final_url, title = await _where_we_are(page)
+    except TimeoutError as exc:
+        raise CdpTimeoutError(
+            f"The page did not reach {wait_until!r} within {timeout_ms} ms "
+            f"(waited for the main frame's {lifecycle} lifecycle event)."
+        ) from exc
+    conn.remember_location(final_url, title)
+    return NavigationResult(final_url, title, status, wait_until, round((loop.time() - started) * 1000))
+
+
+async def _until_loaded(events: EventStream, main_frame: str, lifecycle: str) -> int | None:
+    """The document's HTTP status once `lifecycle` fired for the loader the main frame committed.
+
+    The document response arrives before the commit names its loader, so statuses are kept
+    per loader until then."""
+    loader_id: str | None = None
+    statuses: dict[str, int] = {}
+    while True:
+        event = await events.next()
+        params = event.params
+        if event.method == "Page.frameNavigated":
+            frame = params["frame"]
+            if frame["id"] == main_frame:
+                if params.get("type") == "BackForwardCacheRestore":
+                    return None
+                loader_id = frame["loaderId"]
+        elif event.method == "Page.navigatedWithinDocument":
+            if params.get("frameId") == main_frame and loader_id is None:
+                return None
+        elif event.method == "Network.responseReceived":
+            response = params["response"]
+            if params.get("type") == "Document" and str(response["url"]).startswith(STATUS_SCHEMES):
+                statuses[params["loaderId"]] = int(response["status"])
+        elif loader_id is not None and params.get("loaderId") == loader_id and params["name"] == lifecycle:
+            return statuses.get(loader_id)
 
 
 async def _where_we_are(page: CdpSession) -> tuple[str, str]:

@@ -1,0 +1,268 @@
+"""Console messages of the current page, collected from the moment it is attached.
+
+Three sources feed one log: ``Runtime.consoleAPICalled`` (console.log and friends),
+``Runtime.exceptionThrown`` (uncaught errors) and ``Log.entryAdded`` (what the browser
+itself reports: failed loads, interventions). Messages cannot be fetched after the fact,
+so `BrowserConnection` attaches this log to every page session it makes current.
+
+Every recorded message gets the next sequence number; an identical message right after
+the previous one is folded into it (``count``), so an entry covers a contiguous run of
+numbers and `since` can tell how many of its repeats came after a mark. A main-frame
+navigation starts a new page generation. The log keeps the newest `MAX_ENTRIES` entries.
+
+``Runtime.enable`` and ``Log.enable`` replay what the page logged before they ran, before
+they answer. A page seen before (switched away from and back) would replay messages this
+log already holds, so replayed messages at or before the newest one seen from that
+target are skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cdpilot.cdp import CdpEvent, CdpSession
+
+MAX_ENTRIES = 1000
+MAX_TEXT_CHARS = 500
+STACK_FRAMES = 5
+LEVELS = {"warning": "warning", "error": "error", "assert": "error", "info": "info", "debug": "debug"}
+LOG_LEVELS = {"verbose": "debug", "info": "info", "warning": "warning", "error": "error"}
+SKIPPED_TYPES = {"endGroup", "clear"}  # carry no message of their own
+_FORMAT = re.compile(r"%[sdifoOc%]")
+
+
+@dataclass(frozen=True)
+class ConsoleEntry:
+    level: str  # error | warning | info | log | debug
+    text: str
+    url: str | None
+    line: int | None  # 1-based
+    stack: str | None
+    page_generation: int  # bumped on every main-frame navigation
+    count: int = 1  # repeated identical messages are folded
+
+
+@dataclass
+class _Slot:
+    entry: ConsoleEntry
+    last_seq: int  # the entry covers last_seq - count + 1 .. last_seq
+
+
+class ConsoleLog:
+    """The console of one connection's current page, and of the pages before it (bounded)."""
+
+    def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
+        self._slots: deque[_Slot] = deque()
+        self._max_entries = max_entries
+        self._seq = 0
+        self.generation = 0
+        self.dropped = 0  # entries pushed out by the bound
+        self.page_urls: dict[int, str] = {}  # generation -> URL, for generations that navigated
+        self._target_id: str | None = None
+        self._seen_until: dict[tuple[str | None, str], float] = {}  # (target, domain) -> newest timestamp
+        self._replaying: set[str] = set()  # domains whose enable has not answered yet
+        self._unsubscribe: list[Callable[[], None]] = []
+
+    async def attach(self, session: CdpSession) -> None:
+        """Start collecting on a page session (called for every page made current)."""
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        if self._target_id is not None and session.target_id != self._target_id:
+            self.generation += 1
+        self._target_id = session.target_id
+        self._replaying = {"runtime", "log"}
+        self._unsubscribe = [
+            session.on("Runtime.consoleAPICalled", self._on_console_api),
+            session.on("Runtime.exceptionThrown", self._on_exception),
+            session.on("Log.entryAdded", self._on_log_entry),
+            session.on("Page.frameNavigated", self._on_frame_navigated),
+        ]
+        await asyncio.gather(
+            self._enable(session, "Runtime.enable", "runtime"), self._enable(session, "Log.enable", "log")
+        )
+
+    async def _enable(self, session: CdpSession, method: str, domain: str) -> None:
+        await session.send(method)
+        self._replaying.discard(domain)
+
+    def mark(self) -> int:
+        """A position in the log; `since(mark)` returns what was logged after it."""
+        return self._seq
+
+    def since(self, mark: int) -> list[ConsoleEntry]:
+        """Entries logged after `mark`, each counting only its repeats after the mark."""
+        return [
+            replace(slot.entry, count=min(slot.entry.count, slot.last_seq - mark))
+            for slot in self._slots
+            if slot.last_seq > mark
+        ]
+
+    def entries(self, *, include_previous_pages: bool = False) -> list[ConsoleEntry]:
+        return [
+            slot.entry
+            for slot in self._slots
+            if include_previous_pages or slot.entry.page_generation == self.generation
+        ]
+
+    def _record(
+        self,
+        domain: str,
+        timestamp: float | None,
+        level: str,
+        text: str,
+        *,
+        url: str | None = None,
+        line: int | None = None,
+        stack: str | None = None,
+    ) -> None:
+        key = (self._target_id, domain)
+        if timestamp is not None:
+            if domain in self._replaying and timestamp <= self._seen_until.get(key, float("-inf")):
+                return  # replayed by enable, already held from an earlier session of this target
+            self._seen_until[key] = max(timestamp, self._seen_until.get(key, float("-inf")))
+        if len(text) > MAX_TEXT_CHARS:
+            text = text[: MAX_TEXT_CHARS - 1] + "…"
+        entry = ConsoleEntry(level, text, url or None, line, stack, self.generation)
+        self._seq += 1
+        last = self._slots[-1] if self._slots else None
+        if last is not None and last.entry == replace(entry, count=last.entry.count):
+            last.entry = replace(last.entry, count=last.entry.count + 1)
+            last.last_seq = self._seq
+            return
+        self._slots.append(_Slot(entry, self._seq))
+        if len(self._slots) > self._max_entries:
+            self._slots.popleft()
+            self.dropped += 1
+
+    def _on_console_api(self, event: CdpEvent) -> None:
+        params = event.params
+        kind = str(params.get("type", "log"))
+        if kind in SKIPPED_TYPES:
+            return
+        args = params.get("args") or []
+        text = render_args(args) if args else kind
+        if kind == "assert":
+            text = "Assertion failed: " + (text if args else "console.assert")
+        frames = (params.get("stackTrace") or {}).get("callFrames") or []
+        level = LEVELS.get(kind, "log")
+        self._record(
+            "runtime",
+            params.get("timestamp"),
+            level,
+            text,
+            url=frames[0].get("url") if frames else None,
+            line=int(frames[0].get("lineNumber", 0)) + 1 if frames else None,
+            stack=render_stack(frames) if level == "error" else None,
+        )
+
+    def _on_exception(self, event: CdpEvent) -> None:
+        details = event.params.get("exceptionDetails") or {}
+        exception = details.get("exception")
+        text = str(details.get("text") or "Uncaught")
+        if exception is not None:
+            text = f"{text} {render_remote(exception).splitlines()[0]}"
+        frames = (details.get("stackTrace") or {}).get("callFrames") or []
+        line = details.get("lineNumber")
+        self._record(
+            "runtime",
+            event.params.get("timestamp"),
+            "error",
+            text,
+            url=details.get("url") or (frames[0].get("url") if frames else None),
+            line=None if line is None else int(line) + 1,
+            stack=render_stack(frames),
+        )
+
+    def _on_log_entry(self, event: CdpEvent) -> None:
+        entry = event.params.get("entry") or {}
+        frames = (entry.get("stackTrace") or {}).get("callFrames") or []
+        line = entry.get("lineNumber")
+        level = LOG_LEVELS.get(str(entry.get("level")), "log")
+        self._record(
+            "log",
+            entry.get("timestamp"),
+            level,
+            str(entry.get("text", "")),
+            url=entry.get("url"),
+            line=None if line is None else int(line) + 1,
+            stack=render_stack(frames) if level == "error" else None,
+        )
+
+    def _on_frame_navigated(self, event: CdpEvent) -> None:
+        frame = event.params.get("frame") or {}
+        if "parentId" not in frame:
+            self.generation += 1
+            self.page_urls[self.generation] = str(frame.get("url", ""))
+
+
+def render_stack(frames: list[dict[str, Any]]) -> str | None:
+    """The top frames as ``at fn (url:line:column)``, 1-based like an editor."""
+    lines = [
+        f"at {frame.get('functionName') or '(anonymous)'} "
+        f"({frame.get('url') or '<anonymous>'}:{int(frame.get('lineNumber', 0)) + 1}:"
+        f"{int(frame.get('columnNumber', 0)) + 1})"
+        for frame in frames[:STACK_FRAMES]
+    ]
+    return "\n".join(lines) or None
+
+
+def render_args(args: list[dict[str, Any]]) -> str:
+    """console.log's arguments as one line, with printf-style substitution in the first."""
+    rest = list(args[1:])
+    first = args[0]
+    if first.get("type") == "string" and "%" in str(first.get("value", "")):
+
+        def substitute(match: re.Match[str]) -> str:
+            if match.group() == "%%":
+                return "%"
+            if not rest:
+                return match.group()
+            value = rest.pop(0)
+            return "" if match.group() == "%c" else render_remote(value)
+
+        head = _FORMAT.sub(substitute, str(first["value"]))
+    else:
+        head = render_remote(first)
+    return " ".join([head, *(render_remote(arg) for arg in rest)])
+
+
+def render_remote(obj: dict[str, Any]) -> str:
+    """A RemoteObject as the console prints it: strings raw, objects by their preview."""
+    kind = obj.get("type")
+    if kind == "string":
+        return str(obj.get("value", ""))
+    if "unserializableValue" in obj:
+        return str(obj["unserializableValue"])
+    if kind in ("number", "boolean"):
+        return json.dumps(obj.get("value"))
+    if kind == "undefined":
+        return "undefined"
+    if obj.get("subtype") == "null":
+        return "null"
+    preview = obj.get("preview")
+    if preview is not None and obj.get("subtype") not in ("error", "node"):
+        return _render_preview(preview)
+    return str(obj.get("description") or kind).splitlines()[0]
+
+
+def _render_preview(preview: dict[str, Any]) -> str:
+    items = []
+    array = preview.get("subtype") in ("array", "typedarray")
+    for prop in preview.get("properties") or []:
+        value = str(prop.get("value", ""))
+        if prop.get("type") == "string":
+            value = json.dumps(value, ensure_ascii=False)
+        items.append(value if array else f"{prop.get('name')}: {value}")
+    if preview.get("overflow"):
+        items.append("…")
+    description = str(preview.get("description") or "")
+    if array:
+        return f"{description} [{', '.join(items)}]"
+    prefix = "" if description == "Object" else f"{description} "
+    return prefix + "{" + ", ".join(items) + "}"

@@ -1,0 +1,162 @@
+"""JavaScript dialogs (alert/confirm/prompt/beforeunload): an open one never hangs a call.
+
+While a dialog is open the page's event loop is blocked inside ``alert()``, so every CDP
+command that needs the page (Runtime.evaluate, the reply to the mouse release that opened
+the dialog) goes unanswered until someone closes it. `DialogWatcher` follows
+``Page.javascriptDialogOpening``/``Closed`` on the current page, and `unless_dialog` races
+an operation against a dialog opening: the caller gets a prompt `DialogOpenError` while the
+stalled command finishes in the background under its own deadline, its result ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from cdpilot.cdp import CdpEvent, CdpSession
+from cdpilot.errors import CdpCommandError, CdpTimeoutError, StateError
+
+T = TypeVar("T")
+
+MESSAGE_PREVIEW_CHARS = 200
+
+
+@dataclass(frozen=True)
+class DialogInfo:
+    type: str  # alert | confirm | prompt | beforeunload
+    message: str
+    default_prompt: str
+
+    @property
+    def preview(self) -> str:
+        """The message, shortened for an answer."""
+        if len(self.message) <= MESSAGE_PREVIEW_CHARS:
+            return self.message
+        return self.message[: MESSAGE_PREVIEW_CHARS - 3] + "..."
+
+
+class DialogOpenError(StateError):
+    """A dialog is open (or opened while waiting), so the page cannot answer until it is handled."""
+
+    def __init__(self, dialog: DialogInfo) -> None:
+        article = "An" if dialog.type[:1] in ("a", "e", "i", "o", "u") else "A"
+        super().__init__(
+            f'{article} {dialog.type} dialog is open: "{dialog.preview}".',
+            suggestion="Accept or dismiss it with {tool:handle_dialog}.",
+        )
+        self.dialog = dialog
+
+
+class DialogWatcher:
+    """The dialog state of the current page session, kept current by its events."""
+
+    def __init__(self) -> None:
+        self._open: DialogInfo | None = None
+        self._opened = asyncio.Event()  # replaced on every close, so set() means "open now"
+        self._unsubscribe: list[Callable[[], None]] = []
+        self._stalled: set[asyncio.Future[Any]] = set()  # commands that outlived their caller
+
+    async def attach(self, session: CdpSession) -> None:
+        """Start watching a page session (called for every page made current)."""
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._closed()
+        self._unsubscribe = [
+            session.on("Page.javascriptDialogOpening", self._on_opening),
+            session.on("Page.javascriptDialogClosed", lambda _: self._closed()),
+        ]
+
+    @property
+    def open(self) -> DialogInfo | None:
+        return self._open
+
+    def raise_if_open(self) -> None:
+        """DialogOpenError when a dialog is open: call before work that needs the page."""
+        if self._open is not None:
+            raise DialogOpenError(self._open)
+
+    async def unless_dialog(self, operation: Awaitable[T]) -> T:
+        """Run `operation`; if a dialog is (or becomes) open, stop waiting and raise a
+        StateError (`DialogOpenError`) that says which dialog and how to handle it."""
+        if self._open is not None:
+            _discard(operation)
+            raise DialogOpenError(self._open)
+        task = asyncio.ensure_future(operation)
+        try:
+            while not task.done():
+                if self._open is not None:
+                    self._let_finish(task)
+                    raise DialogOpenError(self._open)
+                opened = asyncio.ensure_future(self._opened.wait())
+                try:
+                    await asyncio.wait({task, opened}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    opened.cancel()
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
+        return task.result()
+
+    async def handle(self, session: CdpSession, accept: bool, prompt_text: str | None) -> DialogInfo:
+        """Accept or dismiss the open dialog; returns what it was once the page reports it closed."""
+        dialog = self._open
+        if dialog is None:
+            raise StateError(
+                "No dialog is open.",
+                suggestion="Dialogs open when the page calls alert(), confirm() or prompt(); "
+                "trigger one with {tool:click_element}, then answer it.",
+            )
+        params: dict[str, object] = {"accept": accept}
+        if prompt_text is not None:
+            params["promptText"] = prompt_text
+        with session.listen("Page.javascriptDialogClosed") as closed:
+            try:
+                await session.send("Page.handleJavaScriptDialog", params)
+            except CdpCommandError as exc:  # closed meanwhile (navigation, the page itself)
+                self._closed()
+                raise StateError(
+                    "The dialog had already closed.", suggestion="Carry on; {tool:browser_screenshot} shows the page."
+                ) from exc
+            try:
+                async with asyncio.timeout(session.default_timeout_s):
+                    await closed.next()
+            except TimeoutError as exc:
+                raise CdpTimeoutError(
+                    "The page did not report the dialog closed.",
+                    suggestion="Check the page with {tool:browser_screenshot}; it may be stuck.",
+                ) from exc
+        return dialog
+
+    def _on_opening(self, event: CdpEvent) -> None:
+        params = event.params
+        self._open = DialogInfo(
+            str(params.get("type", "alert")), str(params.get("message", "")), str(params.get("defaultPrompt", ""))
+        )
+        self._opened.set()
+
+    def _closed(self) -> None:
+        self._open = None
+        if self._opened.is_set():
+            self._opened = asyncio.Event()
+
+    def _let_finish(self, task: asyncio.Future[Any]) -> None:
+        """Keep a stalled command alive until its reply or its deadline; its outcome is dropped
+        (its caller has moved on: a late failure, deadline or page gone, is nobody's)."""
+        self._stalled.add(task)
+        task.add_done_callback(self._forget)
+
+    def _forget(self, task: asyncio.Future[Any]) -> None:
+        self._stalled.discard(task)
+        if not task.cancelled():
+            task.exception()
+
+
+def _discard(operation: Awaitable[object]) -> None:
+    """An operation that will not run: close it, so no 'never awaited' warning is raised."""
+    if inspect.iscoroutine(operation):
+        operation.close()
+    elif isinstance(operation, asyncio.Future):
+        operation.cancel()

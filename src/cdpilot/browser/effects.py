@@ -1,0 +1,248 @@
+"""What an action caused: a dialog it opened, a navigation that followed, console output.
+
+`perform` runs the input events of one action while callbacks follow the main frame. A
+navigation often starts just AFTER the input command answers (a form submission is a task
+the page posts), so once the events are sent one round trip into the page waits for its
+next animation frame and the task after it: a navigation the action scheduled has been
+requested by then. If one was, the wait goes on until its ``load`` lifecycle event (or
+until it turns out same-document, or stops loading), bounded by the action's timeout.
+Nothing here sleeps; every wait ends on an event or a deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from cdpilot.browser.connection import BrowserConnection
+from cdpilot.browser.console import ConsoleEntry
+from cdpilot.browser.dialogs import DialogInfo, DialogOpenError
+from cdpilot.browser.dom import ElementHandle
+from cdpilot.cdp import CdpEvent, CdpSession
+from cdpilot.errors import CdpCommandError, CdpTimeoutError
+
+MAX_CONSOLE_LINES = 5
+MAX_LINE_CHARS = 160
+CONTEXT_TIMEOUT_S = 2.0  # the state bundle is a courtesy: never worth a long wait
+# A hidden tab (a background tab of a browser we connected to) gets no animation frames.
+NEXT_TASK = "new Promise(r => document.hidden ? setTimeout(r) : requestAnimationFrame(() => setTimeout(r)))"
+NAVIGATION_EVENTS = (
+    "Page.frameRequestedNavigation",
+    "Page.frameStartedNavigating",
+    "Page.frameStartedLoading",
+    "Page.frameNavigated",
+    "Page.navigatedWithinDocument",
+    "Page.lifecycleEvent",
+    "Page.frameStoppedLoading",
+)
+
+
+@dataclass(frozen=True)
+class Navigation:
+    url: str
+    title: str
+    same_document: bool
+    finished: bool  # False: it started but had not loaded when the action's timeout ran out
+
+
+@dataclass
+class Effects:
+    dialog: DialogInfo | None = None
+    navigation: Navigation | None = None
+    console: list[ConsoleEntry] = field(default_factory=list)
+    timeout_ms: int = 0
+
+    def lines(self) -> list[str]:
+        """Compact report lines; ``{tool:…}`` references are left for the caller to spell."""
+        lines: list[str] = []
+        if self.dialog is not None:
+            lines.append(
+                f'Opened {_article(self.dialog.type)} {self.dialog.type} dialog: "{self.dialog.preview}" '
+                "— answer it with {tool:handle_dialog}."
+            )
+        nav = self.navigation
+        if nav is not None:
+            if nav.same_document:
+                lines.append(f"Navigated within the page to {shorten(nav.url)}.")
+            elif nav.finished:
+                lines.append(f'Navigated to {shorten(nav.url)} (title "{shorten(nav.title, 80)}").')
+            else:
+                lines.append(f"A navigation to {shorten(nav.url)} started; not loaded within {self.timeout_ms} ms.")
+        if self.console:
+            shown = [_console_line(entry) for entry in self.console[:MAX_CONSOLE_LINES]]
+            if len(self.console) == 1:
+                lines.append(f"Console: {shown[0]}")
+            else:
+                lines.append(f"Console ({len(self.console)}):")
+                lines += [f"  {line}" for line in shown]
+            if len(self.console) > MAX_CONSOLE_LINES:
+                lines.append(f"  …{len(self.console) - MAX_CONSOLE_LINES} more: {{tool:get_console_logs}}")
+        return lines
+
+
+async def perform(
+    conn: BrowserConnection, action: Callable[[], Awaitable[None]], *, timeout_ms: int, answers_dialog: bool = False
+) -> Effects:
+    """Run `action` (input events sent through ``dialogs.unless_dialog``) and report its effects.
+
+    A dialog the action opens is an effect, not an error: the events were delivered. A
+    dialog that was already open is a StateError before anything is sent, unless the
+    action is what answers it (`answers_dialog`)."""
+    dialogs = conn.features.dialogs
+    if not answers_dialog:
+        dialogs.raise_if_open()
+    page = conn.page
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_ms / 1000
+    mark = conn.features.console.mark()
+    watch = _MainFrameWatch(page.target_id)
+    unsubscribe = [page.on(method, watch.on_event) for method in NAVIGATION_EVENTS]
+    effects = Effects(timeout_ms=timeout_ms)
+    try:
+        await action()
+        await _next_task(conn, deadline - loop.time())
+        if watch.started and not watch.done.is_set():
+            try:
+                async with asyncio.timeout_at(deadline):
+                    await dialogs.unless_dialog(watch.done.wait())
+            except TimeoutError:
+                pass  # reported as a navigation that had not loaded yet
+    except DialogOpenError as exc:
+        effects.dialog = exc.dialog
+    finally:
+        for stop in unsubscribe:
+            stop()
+    effects.navigation = await watch.navigation(conn)
+    effects.console = [e for e in conn.features.console.since(mark) if not _is_favicon_noise(e)]
+    return effects
+
+
+async def _next_task(conn: BrowserConnection, budget_s: float) -> None:
+    """Let the page reach its next frame and the task after it (see the module docstring)."""
+    if budget_s <= 0:
+        return
+    params = {"expression": NEXT_TASK, "awaitPromise": True, "returnByValue": True}
+    try:
+        async with asyncio.timeout(budget_s):
+            await conn.features.dialogs.unless_dialog(conn.page.send("Runtime.evaluate", params, timeout_s=budget_s))
+    except (TimeoutError, CdpTimeoutError, CdpCommandError):
+        pass  # a busy page, or a navigation that destroyed the context: the watch knows which
+
+
+class _MainFrameWatch:
+    """Follows the main frame through the CDP events of one action (callbacks: quick, sync)."""
+
+    def __init__(self, main_frame_id: str | None) -> None:
+        self.main_frame_id = main_frame_id  # a page target's id is its main frame's id
+        self.started = False
+        self.loading = False
+        self.requested_url = ""
+        self.committed_url = ""
+        self.same_document_url = ""
+        self.done = asyncio.Event()
+
+    def on_event(self, event: CdpEvent) -> None:
+        params = event.params
+        method = event.method
+        if method == "Page.frameNavigated":
+            frame = params["frame"]
+            if frame.get("parentId") is None:
+                self.committed_url = str(frame["url"]) + str(frame.get("urlFragment", ""))
+                self.started = True
+            return
+        if params.get("frameId") != self.main_frame_id:
+            return
+        if method == "Page.frameRequestedNavigation":
+            if params.get("disposition", "currentTab") == "currentTab" and not str(params["url"]).startswith(
+                "javascript:"
+            ):
+                self.started, self.requested_url = True, str(params["url"])
+        elif method in ("Page.frameStartedNavigating", "Page.frameStartedLoading"):
+            self.started = True
+            self.loading = self.loading or method == "Page.frameStartedLoading"
+            self.requested_url = str(params.get("url", self.requested_url))
+        elif method == "Page.navigatedWithinDocument":
+            self.started, self.same_document_url = True, str(params["url"])
+            if not self.loading:
+                self.done.set()
+        elif (method == "Page.lifecycleEvent" and params["name"] == "load" and self.committed_url) or (
+            method == "Page.frameStoppedLoading" and self.started
+        ):
+            self.done.set()
+
+    async def navigation(self, conn: BrowserConnection) -> Navigation | None:
+        if self.committed_url:
+            title = await _title(conn.page) if self.done.is_set() else ""
+            if self.done.is_set():
+                conn.remember_location(self.committed_url, title)
+            return Navigation(self.committed_url, title, same_document=False, finished=self.done.is_set())
+        if self.same_document_url:
+            return Navigation(self.same_document_url, "", same_document=True, finished=True)
+        if self.started and self.requested_url:
+            return Navigation(self.requested_url, "", same_document=False, finished=False)
+        return None
+
+
+async def _title(page: CdpSession) -> str:
+    """The current entry's title: asked of the browser, so it answers even while a dialog is open."""
+    history = await page.send("Page.getNavigationHistory")
+    return str(history["entries"][history["currentIndex"]]["title"])
+
+
+def shorten(text: str, limit: int = MAX_LINE_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _is_favicon_noise(entry: ConsoleEntry) -> bool:
+    """The browser fetches /favicon.ico on its own after a load; its 404 is nothing the action did."""
+    return entry.url is not None and urlsplit(entry.url).path == "/favicon.ico"
+
+
+def _console_line(entry: ConsoleEntry) -> str:
+    repeat = f" ({entry.count} times)" if entry.count > 1 else ""
+    return f"[{entry.level}] {shorten(entry.text, 120)}{repeat}"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"
+
+
+ELEMENT_STATE = """function () {
+  const el = this, parts = [];
+  if (!el.isConnected) return "removed from the page";
+  const tag = el.tagName.toLowerCase(), clip = s => JSON.stringify(s.length > 80 ? s.slice(0, 79) + "…" : s);
+  const chosen = tag === "select" ? [...el.selectedOptions].map(o => clip(o.label)).join(", ") : "";
+  if (tag === "select") parts.push("selected " + (chosen || "nothing"));
+  else if (el.type === "checkbox" || el.type === "radio") parts.push(el.checked ? "checked" : "not checked");
+  else if (el.type === "password") parts.push(`value: ${el.value.length} characters`);
+  else if (tag === "input" || tag === "textarea") parts.push("value " + clip(el.value));
+  else if (el.isContentEditable) parts.push("text " + clip(el.textContent));
+  if (el.matches(":disabled")) parts.push("disabled");
+  if (el.matches(":focus")) parts.push("focused");
+  return parts.join(", ");
+}"""
+
+
+async def context_lines(conn: BrowserConnection, element: ElementHandle | None, effects: Effects) -> list[str]:
+    """A short state bundle after an action: the element's state and where the page is.
+
+    The element is skipped when the page cannot answer: a dialog is open, or a navigation
+    is still loading (Chrome holds page commands until the new document commits)."""
+    lines: list[str] = []
+    navigating = effects.navigation is not None and not effects.navigation.finished
+    if element is not None and not navigating and conn.features.dialogs.open is None:
+        params = {"functionDeclaration": ELEMENT_STATE, "objectId": element.object_id, "returnByValue": True}
+        try:
+            send = element.session.send("Runtime.callFunctionOn", params, timeout_s=CONTEXT_TIMEOUT_S)
+            state = str((await conn.features.dialogs.unless_dialog(send)).get("result", {}).get("value") or "")
+        except (DialogOpenError, CdpCommandError, CdpTimeoutError):
+            state = ""  # gone with a navigation, blocked by a dialog that just opened, or a page too busy
+        if state:
+            lines.append(f"Element: {state}")
+    history = await conn.page.send("Page.getNavigationHistory")
+    entry = history["entries"][history["currentIndex"]]
+    lines.append(f'Page: "{shorten(str(entry["title"]), 80)}" {shorten(str(entry["url"]))}')
+    return lines

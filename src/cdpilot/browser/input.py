@@ -1,0 +1,312 @@
+"""Acting on elements as a user would: real mouse and keyboard events, once the element is ready.
+
+Before a click or hover the element must be visible, stable (the same box on two animation
+frames in a row) and, for a click, enabled. That wait runs in the page as one awaited
+promise that checks on every animation frame, so it ends the frame the element is ready,
+or with the reason it never was (hidden / moving / disabled) at the deadline. The click
+point is the centre of the element's first content quad (``DOM.getContentQuads`` answers
+in top-level viewport coordinates, same-origin iframes included), and the element must be
+the hit target there: a click that would land on an overlay is refused, naming it.
+
+Page-side functions run with ``Runtime.callFunctionOn`` on the element, in the context the
+element was resolved in, which for an iframe's element is the top document's: they use
+``this.ownerDocument`` rather than ``document``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cdpilot.browser.connection import BrowserConnection
+from cdpilot.browser.dialogs import DialogInfo
+from cdpilot.browser.dom import ElementHandle, resolve_element
+from cdpilot.browser.effects import Effects, perform, shorten
+from cdpilot.browser.evaluate import exception_text
+from cdpilot.browser.input_scripts import (
+    ACTIONABLE,
+    CHOOSE_OPTION,
+    COMMIT_CHANGE,
+    FOCUS,
+    HIT_TARGET,
+    KIND,
+    PREPARE_FILL,
+    SET_VALUE,
+)
+from cdpilot.browser.keys import KeyPress, key_events, parse_key
+from cdpilot.errors import ArgumentError, CdpCommandError, CdpTimeoutError, ExecutionError, FieldProblem, StateError
+
+BUTTON_BITS = {"left": 1, "right": 2, "middle": 4}
+DEFAULT_TIMEOUT_MS = 5000
+RENDER_GRACE_S = 2.0  # the page-side wait ends itself at the deadline; this covers a page that renders no frames
+MAX_OPTIONS_LISTED = 10
+
+
+# Page-side functions, `this` being the element. Each answers a JSON value.
+@dataclass(frozen=True)
+class ActionReport:
+    element: ElementHandle | None
+    effects: Effects
+    detail: str = ""  # what the action settled on, e.g. the option chosen
+    masked: bool = False  # a password field: its value is never echoed
+
+
+async def click(
+    conn: BrowserConnection, selector: str, index: int, *, button: str, click_count: int, timeout_ms: int
+) -> ActionReport:
+    element = await resolve_element(conn, selector, index)
+    x, y = await _actionable_point(conn, element, timeout_ms, need_enabled=True)
+    mouse = {"x": x, "y": y, "button": button}
+
+    async def events() -> None:
+        await _mouse(conn, {"type": "mouseMoved", "x": x, "y": y})
+        for count in range(1, click_count + 1):
+            await _mouse(conn, {**mouse, "type": "mousePressed", "buttons": BUTTON_BITS[button], "clickCount": count})
+            await _mouse(conn, {**mouse, "type": "mouseReleased", "buttons": 0, "clickCount": count})
+
+    return ActionReport(element, await perform(conn, events, timeout_ms=timeout_ms))
+
+
+async def hover(conn: BrowserConnection, selector: str, index: int, *, timeout_ms: int) -> ActionReport:
+    element = await resolve_element(conn, selector, index)
+    x, y = await _actionable_point(conn, element, timeout_ms, need_enabled=False)
+    effects = await perform(conn, lambda: _mouse(conn, {"type": "mouseMoved", "x": x, "y": y}), timeout_ms=timeout_ms)
+    return ActionReport(element, effects)
+
+
+async def fill(
+    conn: BrowserConnection, selector: str, index: int, text: str, *, clear: bool, submit: bool, timeout_ms: int
+) -> ActionReport:
+    """Type `text` with ``Input.insertText`` (the page sees input events), then fire ``change``.
+
+    The change event is dispatched rather than caused by a blur: blurring would close the
+    suggestion list of an autocomplete field the caller is about to pick from."""
+    element = await resolve_element(conn, selector, index)
+    kind = await _call(conn, element, KIND)
+    if kind not in ("text", "password", "value", "contenteditable"):
+        raise _not_fillable(element, kind)
+    await _wait_actionable(conn, element, timeout_ms, need_enabled=True, need_editable=True)
+    outcome: list[str] = []
+
+    async def events() -> None:
+        if kind == "value":  # date, colour, range…: no text entry to type into
+            if not await _call(conn, element, SET_VALUE, text):
+                raise ArgumentError(
+                    "The field refused the value.",
+                    problems=[FieldProblem("text", f"a value this {element.description} accepts", repr(text))],
+                    suggestion="Give the value in the field's own format (a date as 2024-05-31, a colour as "
+                    "#ff0000), then call {tool:fill_element} again.",
+                )
+        else:
+            if await _call(conn, element, PREPARE_FILL, clear) == "selected" and not text:
+                await _keys(conn, parse_key("Delete"))
+            if text:
+                await conn.features.dialogs.unless_dialog(conn.page.send("Input.insertText", {"text": text}))
+            outcome.append(await _call(conn, element, COMMIT_CHANGE))
+        if submit:
+            await _keys(conn, parse_key("Enter"))
+
+    effects = await perform(conn, events, timeout_ms=timeout_ms)
+    detail = ""
+    masked = kind == "password"
+    if outcome and clear and outcome[0] != text and not masked:
+        detail = f'the field holds "{shorten(outcome[0], 80)}"'
+    return ActionReport(element, effects, detail, masked)
+
+
+async def press(conn: BrowserConnection, key: str, selector: str | None, index: int) -> tuple[KeyPress, ActionReport]:
+    """Press `key` (a name or combination) in the element, or wherever the focus is."""
+    keypress = parse_key(key)
+    element = None
+    if selector is not None:
+        element = await resolve_element(conn, selector, index)
+        await _wait_actionable(conn, element, DEFAULT_TIMEOUT_MS, need_enabled=False, need_editable=False)
+        if not await _call(conn, element, FOCUS):
+            raise StateError(
+                f"{element.description} cannot take the keyboard focus.",
+                suggestion="Target a focusable element (input, button, link, [tabindex]), or leave out the "
+                "selector to press the key wherever the focus is; {tool:query_elements} lists candidates.",
+            )
+    effects = await perform(conn, lambda: _keys(conn, keypress), timeout_ms=DEFAULT_TIMEOUT_MS)
+    return keypress, ActionReport(element, effects)
+
+
+async def select(
+    conn: BrowserConnection, selector: str, index: int, *, value: str | None, label: str | None, timeout_ms: int
+) -> ActionReport:
+    """Choose one option of a <select> by value or by its visible label; fires input and change."""
+    if (value is None) == (label is None):
+        given = "both" if value is not None else "neither"
+        raise ArgumentError(
+            "Give exactly one of value and label.",
+            problems=[FieldProblem("value", "exactly one of value or label", given)],
+            suggestion="Call {tool:select_option} with value=… (the option's value) or label=… (its text), not both.",
+        )
+    element = await resolve_element(conn, selector, index)
+    kind = await _call(conn, element, KIND)
+    if kind != "select":
+        raise ArgumentError(
+            "select_option works on <select> elements only.",
+            problems=[FieldProblem("selector", "a <select> element", element.description)],
+            suggestion="Type into fields with {tool:fill_element}; open a custom dropdown and pick from it "
+            "with {tool:click_element}.",
+        )
+    await _wait_actionable(conn, element, timeout_ms, need_enabled=True, need_editable=False)
+    chosen: list[str] = []
+    by, wanted = ("value", value) if value is not None else ("label", label)
+
+    async def events() -> None:
+        reply = await _call(conn, element, CHOOSE_OPTION, by, wanted)
+        if "options" in reply:
+            raise _no_such_option(element, by, str(wanted), reply)
+        chosen.append(f'"{shorten(reply["label"], 80)}" (value "{shorten(reply["value"], 80)}")')
+
+    effects = await perform(conn, events, timeout_ms=timeout_ms)
+    return ActionReport(element, effects, chosen[0] if chosen else "")
+
+
+async def answer_dialog(conn: BrowserConnection, accept: bool, prompt_text: str | None) -> tuple[DialogInfo, Effects]:
+    """Accept or dismiss the open dialog, and report what the page did once it went on."""
+    answered: list[DialogInfo] = []
+
+    async def events() -> None:
+        answered.append(await conn.features.dialogs.handle(conn.page, accept, prompt_text))
+
+    effects = await perform(conn, events, timeout_ms=DEFAULT_TIMEOUT_MS, answers_dialog=True)
+    return answered[0], effects
+
+
+async def _actionable_point(
+    conn: BrowserConnection, element: ElementHandle, timeout_ms: int, *, need_enabled: bool
+) -> tuple[float, float]:
+    """Wait until the element can be acted on; scroll it in; its centre, if it is the hit target there."""
+    await _wait_actionable(conn, element, timeout_ms, need_enabled=need_enabled, need_editable=False)
+    dialogs, session, target = conn.features.dialogs, element.session, {"objectId": element.object_id}
+    await dialogs.unless_dialog(session.send("DOM.scrollIntoViewIfNeeded", target))
+    quads = (await dialogs.unless_dialog(session.send("DOM.getContentQuads", target)))["quads"]
+    centres = [(sum(q[0::2]) / 4, sum(q[1::2]) / 4) for q in quads if _area(q) > 0]
+    if not centres:
+        raise _not_actionable(element, "hidden:no box on screen", timeout_ms)
+    x, y = centres[0]
+    covering = await _call(conn, element, HIT_TARGET, x, y)
+    if covering:
+        raise StateError(
+            f"{element.description} is covered by {covering} at its centre ({x:.0f}, {y:.0f}); the pointer "
+            "would land there.",
+            suggestion="Close or move what covers it first (a banner, overlay or menu, e.g. with "
+            "{tool:click_element} or {tool:press_key} Escape), then retry.",
+        )
+    return x, y
+
+
+async def _wait_actionable(
+    conn: BrowserConnection, element: ElementHandle, timeout_ms: int, *, need_enabled: bool, need_editable: bool
+) -> None:
+    budget_s = timeout_ms / 1000 + RENDER_GRACE_S
+    try:
+        problem = await _call(
+            conn, element, ACTIONABLE, timeout_ms, need_enabled, need_editable, await_promise=True, timeout_s=budget_s
+        )
+    except CdpTimeoutError:
+        problem = "no frames"
+    if problem:
+        raise _not_actionable(element, problem, timeout_ms)
+
+
+def _not_actionable(element: ElementHandle, problem: str, timeout_ms: int) -> StateError:
+    what = element.description
+    if problem.startswith("hidden:"):
+        return StateError(
+            f"{what} is not visible ({problem.removeprefix('hidden:')}) after {timeout_ms} ms.",
+            suggestion="Make it visible first (open its menu, tab or dialog), or wait for it with {tool:wait_for}; "
+            "{tool:query_elements} with include_hidden=true lists hidden matches.",
+        )
+    reasons = {
+        "moving": (
+            f"{what} kept moving (animating) for {timeout_ms} ms.",
+            "Raise timeout_ms so it can settle, or wait for the page with {tool:wait_for}.",
+        ),
+        "disabled": (
+            f"{what} is disabled.",
+            "Do what enables it first (e.g. fill the required fields with {tool:fill_element}), then retry.",
+        ),
+        "readonly": (f"{what} is read-only.", "Pick an editable field; {tool:query_elements} lists them."),
+        "detached": (f"{what} was removed from the page.", "Find it again with {tool:query_elements}."),
+    }
+    message, suggestion = reasons.get(
+        problem,
+        (
+            f"The page rendered no frames for {timeout_ms} ms; {what} could not be checked.",
+            "Retry, or look at the page with {tool:browser_screenshot}.",
+        ),
+    )
+    return StateError(message, suggestion=suggestion)
+
+
+def _not_fillable(element: ElementHandle, kind: str) -> ArgumentError:
+    suggestion = {
+        "select": "Choose an option with {tool:select_option}.",
+        "toggle": "Tick or untick it with {tool:click_element}.",
+    }.get(kind, "Target an input, textarea or contenteditable element; {tool:query_elements} lists them.")
+    return ArgumentError(
+        "fill_element types into text fields only.",
+        problems=[FieldProblem("selector", "an input, textarea or contenteditable element", element.description)],
+        suggestion=suggestion,
+    )
+
+
+def _no_such_option(element: ElementHandle, by: str, wanted: str, reply: dict[str, Any]) -> StateError:
+    options = [f'"{shorten(v, 40)}" ({shorten(label, 40)})' for v, label in reply["options"][:MAX_OPTIONS_LISTED]]
+    more = reply["total"] - len(options)
+    listed = ", ".join(options) + (f", …{more} more" if more > 0 else "")
+    return StateError(
+        f'{element.description} has no option with {by} "{shorten(wanted, 80)}". Options (value (label)): {listed}.',
+        suggestion="Call {tool:select_option} again with one of the values (value=…) or labels (label=…) above.",
+    )
+
+
+async def _mouse(conn: BrowserConnection, params: dict[str, Any]) -> None:
+    await conn.features.dialogs.unless_dialog(conn.page.send("Input.dispatchMouseEvent", params))
+
+
+async def _keys(conn: BrowserConnection, keypress: KeyPress) -> None:
+    for event in key_events(keypress):
+        await conn.features.dialogs.unless_dialog(conn.page.send("Input.dispatchKeyEvent", event))
+
+
+async def _call(
+    conn: BrowserConnection,
+    element: ElementHandle,
+    function: str,
+    *args: object,
+    await_promise: bool = False,
+    timeout_s: float | None = None,
+) -> Any:
+    """Run one of our page-side functions with the element as ``this``; its JSON value."""
+    params = {
+        "functionDeclaration": function,
+        "objectId": element.object_id,
+        "arguments": [{"value": arg} for arg in args],
+        "returnByValue": True,
+        "awaitPromise": await_promise,
+    }
+    try:
+        reply = await conn.features.dialogs.unless_dialog(
+            element.session.send("Runtime.callFunctionOn", params, timeout_s=timeout_s)
+        )
+    except CdpCommandError as exc:  # the element's document went away (navigation, frame removed)
+        raise StateError(
+            f"{element.description} is no longer in the page.", suggestion="Find it again with {tool:query_elements}."
+        ) from exc
+    if "exceptionDetails" in reply:
+        raise ExecutionError(
+            f"A page-side step failed: {exception_text(reply['exceptionDetails'])}",
+            suggestion="The page may be navigating: retry, or look at it with {tool:evaluate_js}.",
+        )
+    return reply["result"].get("value")
+
+
+def _area(quad: list[float]) -> float:
+    """The area of a quad (shoelace formula): zero for an element that takes no space."""
+    xs, ys = quad[0::2], quad[1::2]
+    return abs(sum(xs[i] * ys[(i + 1) % 4] - xs[(i + 1) % 4] * ys[i] for i in range(4))) / 2

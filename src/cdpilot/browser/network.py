@@ -1,0 +1,290 @@
+"""Network requests of the current page, recorded from the Network domain's events.
+
+A request is seen through up to six events: ``requestWillBeSent`` and ``responseReceived``
+(from the renderer, with the headers the page sees), their ``ExtraInfo`` twins (from the
+network stack, with the headers really sent and received: Cookie, Set-Cookie), and
+``loadingFinished`` / ``loadingFailed``. The twins may come before or after their
+partner, so an early one waits in `_early` until its request turns up.
+
+Requests get short ids of our own (``1``, ``2``, …): CDP's ids are long for documents and
+reused along a redirect chain, where each hop is a request of its own here. The log holds
+the current page only: a main-frame navigation keeps just the requests of the new
+document's loader, and a new page session starts afresh.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cdpilot.cdp import CdpEvent, CdpSession
+from cdpilot.errors import CdpCommandError, StateError
+
+MAX_REQUESTS = 1000
+LIST_SUGGESTION = "See the recorded requests and their ids with {tool:list_network_requests}."
+NAMED_TYPES = {"document", "stylesheet", "image", "media", "font", "script", "xhr", "fetch", "websocket"}
+SECRET_HEADERS = {
+    "cookie",
+    "set-cookie",
+    "authorization",
+    "proxy-authorization",
+    "x-api-key",
+    "x-auth-token",
+    "x-csrf-token",
+}
+SECRET_NAME_PARTS = ("token", "secret", "session", "password", "api-key", "apikey", "api_key")
+
+
+@dataclass(eq=False)
+class NetworkRequest:
+    id: str
+    cdp_id: str
+    loader_id: str
+    session: CdpSession
+    method: str
+    url: str
+    resource_type: str  # CDP's type, lowercased: document, fetch, xhr, image, …
+    started: float  # CDP monotonic seconds
+    request_headers: dict[str, str]
+    post_data: str | None = None
+    status: int | None = None  # None until a response arrives; 0 when the request failed
+    status_text: str = ""
+    mime_type: str = ""
+    response_headers: dict[str, str] = field(default_factory=dict)
+    encoded_size: int | None = None
+    ended: float | None = None
+    error_text: str | None = None
+    expects_extra: bool = False  # the response said its ExtraInfo twin is coming
+    has_response_extra: bool = False
+    has_request_extra: bool = False
+    settled: asyncio.Event = field(default_factory=asyncio.Event)
+    loaded: asyncio.Event = field(default_factory=asyncio.Event)  # finished or failed
+
+    @property
+    def duration_ms(self) -> int | None:
+        return None if self.ended is None else max(0, round((self.ended - self.started) * 1000))
+
+    def _check_settled(self) -> None:
+        """Settled: it failed, or it has its response and the real response headers."""
+        if self.status == 0 or (self.status is not None and (self.has_response_extra or not self.expects_extra)):
+            self.settled.set()
+
+
+@dataclass(frozen=True)
+class ResponseBody:
+    data: bytes
+    binary: bool  # Chrome sent it base64-encoded: not text
+
+
+class NetworkLog:
+    """The requests of one connection's current page, oldest first (bounded)."""
+
+    def __init__(self, max_requests: int = MAX_REQUESTS) -> None:
+        self._requests: dict[str, NetworkRequest] = {}  # our id -> request, oldest first
+        self._by_cdp_id: dict[str, NetworkRequest] = {}  # CDP id -> its latest hop
+        self._early: dict[tuple[str, str], dict[str, Any]] = {}  # (kind, CDP id) -> ExtraInfo params
+        self._max_requests = max_requests
+        self._next_id = 1
+        self.dropped = 0  # requests pushed out by the bound
+        self._unsubscribe: list[Callable[[], None]] = []
+
+    async def attach(self, session: CdpSession) -> None:
+        """Start collecting on a page session (called for every page made current)."""
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._requests.clear()
+        self._by_cdp_id.clear()
+        self._early.clear()
+        handlers: dict[str, Callable[[CdpEvent], None]] = {
+            "Network.requestWillBeSent": lambda event: self._on_request(session, event.params),
+            "Network.requestWillBeSentExtraInfo": lambda event: self._on_extra("request", event.params),
+            "Network.responseReceived": lambda event: self._on_response(event.params),
+            "Network.responseReceivedExtraInfo": lambda event: self._on_extra("response", event.params),
+            "Network.loadingFinished": self._on_finished,
+            "Network.loadingFailed": self._on_failed,
+            "Page.frameNavigated": self._on_frame_navigated,
+        }
+        self._unsubscribe = [session.on(method, handler) for method, handler in handlers.items()]
+
+    def requests(self) -> list[NetworkRequest]:
+        return list(self._requests.values())
+
+    def get(self, request_id: str) -> NetworkRequest:
+        """A request by our id (or by CDP's, for its latest hop); StateError when unknown."""
+        found = self._requests.get(request_id) or self._by_cdp_id.get(request_id)
+        if found is None:
+            raise StateError(
+                f"No request with id {request_id!r} on this page (ids are those of the request list).",
+                suggestion=LIST_SUGGESTION,
+            )
+        return found
+
+    async def settle(self, request: NetworkRequest, timeout_s: float) -> None:
+        """Wait (at most `timeout_s`) for a request's response and its real headers; a request
+        still in flight is answered as it stands, so this never raises."""
+        await _wait(request.settled, timeout_s)
+
+    async def body(self, request: NetworkRequest, *, wait_s: float = 0.0) -> ResponseBody:
+        """The response body, once loaded (waiting up to `wait_s` for the end of a download
+        that is under way); StateError says why there is none."""
+        await _wait(request.loaded, wait_s)
+        if request.status == 0:
+            raise StateError(f"Request {request.id} failed ({request.error_text}): it has no body.")
+        if request.ended is None:
+            raise StateError(f"Request {request.id} has not finished loading: its body is not there yet.")
+        if request.session.ended is not None:
+            raise StateError(f"The body of request {request.id} is gone: its page session has ended.")
+        try:
+            reply = await request.session.send("Network.getResponseBody", {"requestId": request.cdp_id})
+        except CdpCommandError as exc:
+            raise StateError(
+                f"Chrome no longer holds the body of request {request.id} ({exc.cdp_message}). It keeps "
+                "bodies of the current page only while its buffer has room, and redirects have none.",
+                suggestion="Trigger the request again, then ask for its body right away.",
+            ) from exc
+        if reply.get("base64Encoded"):
+            return ResponseBody(base64.b64decode(reply["body"]), binary=True)
+        return ResponseBody(str(reply["body"]).encode(), binary=False)
+
+    def _on_request(self, session: CdpSession, params: dict[str, Any]) -> None:
+        cdp_id = str(params["requestId"])
+        previous = self._by_cdp_id.get(cdp_id)
+        if previous is not None and "redirectResponse" in params:  # a redirect: that hop ends here
+            self._apply_response(previous, params["redirectResponse"])
+            previous.ended = float(params["timestamp"])
+            previous.loaded.set()
+        request = params["request"]
+        record = NetworkRequest(
+            id=str(self._next_id),
+            cdp_id=cdp_id,
+            loader_id=str(params.get("loaderId", "")),
+            session=session,
+            method=str(request["method"]),
+            url=str(request["url"]) + str(request.get("urlFragment", "")),
+            resource_type=str(params.get("type", "Other")).lower(),
+            started=float(params["timestamp"]),
+            request_headers=dict(request.get("headers") or {}),
+            post_data=request.get("postData"),
+        )
+        self._next_id += 1
+        self._requests[record.id] = record
+        self._by_cdp_id[cdp_id] = record
+        if len(self._requests) > self._max_requests:
+            oldest = self._requests.pop(next(iter(self._requests)))
+            if self._by_cdp_id.get(oldest.cdp_id) is oldest:
+                del self._by_cdp_id[oldest.cdp_id]
+            self.dropped += 1
+        if early := self._early.pop(("request", cdp_id), None):
+            self._on_extra("request", early)
+
+    def _on_extra(self, kind: str, params: dict[str, Any]) -> None:
+        record = self._by_cdp_id.get(str(params["requestId"]))
+        done = record is not None and (record.has_request_extra if kind == "request" else record.has_response_extra)
+        if record is None or done or (kind == "response" and record.status is None):
+            if len(self._early) >= self._max_requests:
+                self._early.clear()  # twins of requests we never saw (from before attach)
+            self._early[(kind, str(params["requestId"]))] = params
+            return
+        headers = dict(params.get("headers") or {})
+        if kind == "request":
+            record.request_headers, record.has_request_extra = headers, True
+        else:
+            record.response_headers, record.has_response_extra = headers, True
+            record._check_settled()
+
+    def _on_response(self, params: dict[str, Any]) -> None:
+        record = self._by_cdp_id.get(str(params["requestId"]))
+        if record is not None:
+            record.expects_extra = bool(params.get("hasExtraInfo"))
+            self._apply_response(record, params["response"])
+
+    def _apply_response(self, record: NetworkRequest, response: dict[str, Any]) -> None:
+        record.status = int(response["status"])
+        record.status_text = str(response.get("statusText", ""))
+        record.mime_type = str(response.get("mimeType", ""))
+        if not record.has_response_extra:
+            record.response_headers = dict(response.get("headers") or {})
+        if early := self._early.pop(("response", record.cdp_id), None):
+            self._on_extra("response", early)
+        record._check_settled()
+
+    def _on_finished(self, event: CdpEvent) -> None:
+        record = self._by_cdp_id.get(str(event.params["requestId"]))
+        if record is not None:
+            record.ended = float(event.params["timestamp"])
+            record.encoded_size = int(event.params.get("encodedDataLength", 0))
+            record.loaded.set()
+
+    def _on_failed(self, event: CdpEvent) -> None:
+        record = self._by_cdp_id.get(str(event.params["requestId"]))
+        if record is not None:
+            record.ended = float(event.params["timestamp"])
+            canceled = " (canceled)" if event.params.get("canceled") else ""
+            record.status, record.error_text = 0, str(event.params.get("errorText", "failed")) + canceled
+            record._check_settled()
+            record.loaded.set()
+
+    def _on_frame_navigated(self, event: CdpEvent) -> None:
+        frame = event.params.get("frame") or {}
+        if "parentId" in frame:
+            return
+        loader = str(frame.get("loaderId", ""))
+        self._requests = {key: r for key, r in self._requests.items() if r.loader_id == loader}
+        self._by_cdp_id = {key: r for key, r in self._by_cdp_id.items() if r.loader_id == loader}
+
+
+async def _wait(event: asyncio.Event, timeout_s: float) -> None:
+    try:
+        async with asyncio.timeout(timeout_s):
+            await event.wait()
+    except TimeoutError:
+        return
+
+
+def matching(
+    requests: Iterable[NetworkRequest], *, resource_type: str | None, status: int | None, url_pattern: str | None
+) -> list[NetworkRequest]:
+    """The requests that pass every given filter; ``other`` is any type not named in the enum."""
+    matches_url = url_matcher(url_pattern) if url_pattern else None
+    return [
+        r
+        for r in requests
+        if (
+            resource_type is None
+            or r.resource_type == resource_type
+            or (resource_type == "other" and r.resource_type not in NAMED_TYPES)
+        )
+        and (status is None or r.status == status)
+        and (matches_url is None or matches_url(r.url))
+    ]
+
+
+def url_matcher(pattern: str) -> Callable[[str], bool]:
+    """A glob with ``*`` and ``?`` matches the whole URL; a plain pattern matches anywhere in it."""
+    if "*" not in pattern and "?" not in pattern:
+        return lambda url: pattern in url
+    regex = re.compile("".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern), re.DOTALL)
+    return lambda url: regex.fullmatch(url) is not None
+
+
+def redact_headers(headers: dict[str, str]) -> list[tuple[str, str]]:
+    """Headers sorted by name, with the values of credentials replaced by their length."""
+    shown = []
+    for name, value in sorted(headers.items(), key=lambda item: item[0].lower()):
+        lowered = name.lower()
+        if lowered in SECRET_HEADERS or any(part in lowered for part in SECRET_NAME_PARTS):
+            value = f"[redacted, {len(value)} chars]"
+        shown.append((name, value))
+    return shown
+
+
+def shorten_middle(text: str, limit: int) -> str:
+    """`text` cut in the middle to `limit` characters, keeping both ends (host and file name)."""
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) * 2 // 3
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head) :]

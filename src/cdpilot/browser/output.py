@@ -1,0 +1,101 @@
+"""Where cdpilot writes files (screenshots, response bodies), and the paths it accepts there.
+
+A client names files relative to one output directory (``--output-dir``, else a temp
+directory made on first use). The path comes from a model or a user, so it is untrusted:
+absolute paths, ``..`` components, NUL bytes and symlinks that lead outside are refused,
+and parent directories are created one by one, only after checking each is still inside,
+so nothing is ever written elsewhere.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import tempfile
+from pathlib import Path, PurePosixPath
+
+from cdpilot.errors import ArgumentError, FieldProblem
+
+EXPECTED = "a relative path inside the output directory"
+
+
+@functools.cache
+def _process_temp_dir() -> Path:
+    """One temp directory per server process; kept after exit, the files are the user's."""
+    return Path(tempfile.mkdtemp(prefix="cdpilot-out-"))
+
+
+def output_root(configured: Path | None) -> Path:
+    """The output directory, as a real path (created if missing)."""
+    root = configured if configured is not None else _process_temp_dir()
+    root.mkdir(parents=True, exist_ok=True)
+    return root.resolve()
+
+
+def _refuse(field: str, given: str) -> ArgumentError:
+    return ArgumentError(
+        "The path is not allowed: files are only written inside the output directory.",
+        problems=[FieldProblem(field, EXPECTED, given)],
+        suggestion="Give a plain relative path such as 'shots/page.png'.",
+    )
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or path.is_relative_to(root)
+
+
+def resolve_output_path(root: Path, user_path: str, *, field: str) -> Path:
+    """The file `user_path` names under `root`, with its parent directories created.
+
+    Raises `ArgumentError` naming `field` for anything that is or could lead outside `root`.
+    """
+    if "\0" in user_path:
+        raise _refuse(field, "a path with a NUL byte")
+    relative = PurePosixPath(user_path)
+    if relative.is_absolute() or user_path.startswith("~"):
+        raise _refuse(field, "an absolute path")
+    if ".." in relative.parts:
+        raise _refuse(field, "a path with '..'")
+    if not relative.parts:
+        raise _refuse(field, "an empty path")
+    directory = root
+    for part in relative.parts[:-1]:
+        directory = directory / part
+        if directory.is_symlink() and not _inside(directory.resolve(), root):
+            raise _refuse(field, "a path through a symlink that leads outside")
+        if not directory.exists():
+            directory.mkdir()
+        elif not directory.is_dir():
+            raise _refuse(field, "a path through a file")
+        directory = directory.resolve()
+    target = directory / relative.parts[-1]
+    if not _inside(target.resolve(), root):
+        raise _refuse(field, "a symlink that leads outside")
+    if target.is_dir():
+        raise _refuse(field, "a directory")
+    return target
+
+
+def write_output(root: Path, user_path: str, data: bytes, *, field: str) -> Path:
+    """Write `data` to `user_path` under `root`; returns where it went.
+
+    The final component is opened with O_NOFOLLOW, so a symlink put there after the checks
+    is not followed either."""
+    target = resolve_output_path(root, user_path, field=field)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
+    try:
+        fd = os.open(target, flags, 0o644)
+    except OSError as exc:
+        raise _refuse(field, f"a path that cannot be written ({exc.strerror})") from exc
+    with os.fdopen(fd, "wb") as file:
+        file.write(data)
+    return target
+
+
+def human_size(size: int) -> str:
+    """Bytes as a person reads them: 512 B, 34 KB, 2.1 MB."""
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{round(size / 1024)} KB"
+    return f"{size / (1024 * 1024):.1f} MB"

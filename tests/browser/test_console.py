@@ -1,0 +1,125 @@
+"""ConsoleLog on a real Chromium: marks, folding, replays on re-attach, page generations, the bound."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+
+from cdpilot.browser import BrowserConnection, ConnectionManager, LaunchOptions, navigate
+from cdpilot.browser.console import ConsoleLog, render_args, render_remote
+from tests.support.chromium import chrome_env
+from tests.support.pages import serve_pages
+from tests.support.site import SITE
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+
+@pytest.fixture(scope="module")
+def pages() -> Iterator[str]:
+    with serve_pages(SITE) as base_url:
+        yield base_url
+
+
+@pytest.fixture(scope="module")
+async def browser() -> AsyncIterator[BrowserConnection]:
+    connections = ConnectionManager(env=chrome_env())
+    try:
+        await connections.launch(LaunchOptions(connection_id=None))
+        yield connections.get(None)
+    finally:
+        await connections.aclose()
+
+
+async def run(conn: BrowserConnection, expression: str) -> Any:
+    reply = await conn.page.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True})
+    return reply["result"].get("value")
+
+
+def texts(log: ConsoleLog, **kwargs: bool) -> list[tuple[str, int]]:
+    return [(entry.text, entry.count) for entry in log.entries(**kwargs)]
+
+
+async def test_mark_and_since_count_only_what_came_after(browser: BrowserConnection, pages: str) -> None:
+    await navigate(browser, f"{pages}/console")
+    log = browser.features.console
+    await run(browser, "document.getElementById('repeat-btn').click()")
+    mark = log.mark()
+    assert log.since(mark) == []
+    await run(browser, "document.getElementById('repeat-btn').click(); console.log('after')")
+    assert [(e.text, e.count) for e in log.since(mark)] == [("same again", 5), ("after", 1)]
+    assert texts(log)[-2:] == [("same again", 10), ("after", 1)]
+    assert log.mark() > mark
+
+
+async def test_sources_are_one_based_and_errors_carry_a_stack(browser: BrowserConnection, pages: str) -> None:
+    await navigate(browser, f"{pages}/console")
+    await run(browser, "document.getElementById('throw-btn').click(); new Promise(r => setTimeout(r))")
+    [loaded, thrown] = browser.features.console.entries()
+    assert (loaded.level, loaded.url, loaded.line, loaded.stack) == ("info", f"{pages}/console", 7, None)
+    assert (thrown.level, thrown.text, thrown.line) == ("error", "Uncaught TypeError: boom from page", 6)
+    assert thrown.stack is not None and thrown.stack.startswith(f"at (anonymous) ({pages}/console:6:")
+
+
+async def test_browser_reported_errors_are_recorded(browser: BrowserConnection, pages: str) -> None:
+    await navigate(browser, f"{pages}/fetch")
+    await run(browser, "fetch('/api/fail', {method: 'POST'}).then(r => r.status)")
+    failed = [e for e in browser.features.console.entries() if "status of 500" in e.text]
+    assert [(e.level, e.url) for e in failed] == [("error", f"{pages}/api/fail")]
+
+
+async def test_a_reattached_page_does_not_replay_what_was_held(browser: BrowserConnection, pages: str) -> None:
+    await navigate(browser, f"{pages}/console")
+    log = browser.features.console
+    await run(browser, "console.warn('before re-attach')")
+    generation, before = log.generation, texts(log)
+    await browser.use_target(browser.page.target_id or "")
+    assert (log.generation, texts(log)) == (generation, before)
+    await run(browser, "console.warn('after re-attach')")
+    assert texts(log) == [*before, ("after re-attach", 1)]
+
+
+async def test_navigation_starts_a_new_generation(browser: BrowserConnection, pages: str) -> None:
+    await navigate(browser, f"{pages}/console")
+    log = browser.features.console
+    first = log.generation
+    await navigate(browser, f"{pages}/welcome")
+    assert log.generation == first + 1
+    assert log.page_urls[first] == f"{pages}/console"
+    assert log.entries() == []
+    assert ("console page loaded", 1) in texts(log, include_previous_pages=True)
+
+
+async def test_the_log_keeps_the_newest_entries(browser: BrowserConnection, pages: str) -> None:
+    await navigate(browser, f"{pages}/console")
+    small = ConsoleLog(max_entries=10)
+    await small.attach(browser.page)
+    await run(browser, "for (let i = 0; i < 15; i++) console.log('line ' + i)")
+    assert [text for text, _ in texts(small)] == [f"line {i}" for i in range(5, 15)]
+    assert small.dropped == 5
+    await browser.use_target(browser.page.target_id or "")  # let go of the extra subscriber's session
+
+
+def remote(kind: str, value: Any = None, **extra: Any) -> dict[str, Any]:
+    return {"type": kind, "value": value, **extra}
+
+
+def test_arguments_render_like_the_console_prints_them() -> None:
+    assert render_args([remote("string", "%s has %d%%"), remote("string", "x"), remote("number", 4)]) == "x has 4%"
+    assert render_args([remote("string", "%c styled"), remote("string", "color: red")]) == " styled"
+    assert render_args([remote("string", "missing %s")]) == "missing %s"
+    assert render_args([remote("number", 1), remote("boolean", True), remote("undefined")]) == "1 true undefined"
+    assert render_remote({"type": "number", "unserializableValue": "NaN"}) == "NaN"
+    assert render_remote({"type": "object", "subtype": "null", "value": None}) == "null"
+    preview = {
+        "type": "object",
+        "description": "Object",
+        "overflow": True,
+        "properties": [{"name": "a", "type": "number", "value": "1"}, {"name": "b", "type": "string", "value": "x"}],
+    }
+    assert render_remote({"type": "object", "description": "Object", "preview": preview}) == '{a: 1, b: "x", …}'
+    array = {"type": "object", "subtype": "array", "description": "Array(2)", "properties": []}
+    assert render_remote({"type": "object", "subtype": "array", "preview": array}) == "Array(2) []"
+    error = {"type": "object", "subtype": "error", "description": "Error: bad\n    at x", "preview": preview}
+    assert render_remote(error) == "Error: bad"
