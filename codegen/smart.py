@@ -21,11 +21,6 @@ class MergeConflict:
     second_action: str
 
 
-def first_sentence(text: str) -> str:
-    head, dot, _ = text.partition(". ")
-    return head + ("." if dot else "")
-
-
 def merged_properties(catalog: Catalog, tool: SmartTool) -> tuple[dict[str, Any], list[MergeConflict]]:
     """Union of the actions' properties in declaration order, with the conflicts found."""
     props: dict[str, Any] = {}
@@ -50,12 +45,8 @@ def _canonical(schema: Any) -> str:
 def input_schema(catalog: Catalog, tool: SmartTool) -> dict[str, Any]:
     """The flat schema clients see; per-action requirements are enforced by the granular model."""
     props, _ = merged_properties(catalog, tool)
-    choices = "; ".join(
-        f"{action}: {first_sentence(catalog.granular[target].description)}"
-        for action, target in tool.actions.items()
-        if target in catalog.granular
-    )
-    discriminator: dict[str, Any] = {"type": "string", "enum": list(tool.actions), "description": choices}
+    # What each action does is said once, in the smart tool's own description (token budget).
+    discriminator: dict[str, Any] = {"type": "string", "enum": list(tool.actions), "description": "What to do."}
     if tool.default_action is not None:
         discriminator["default"] = tool.default_action
     targets = [catalog.granular[t] for t in tool.actions.values() if t in catalog.granular]

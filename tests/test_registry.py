@@ -183,7 +183,7 @@ async def test_oversized_answers_are_refused_with_a_hint() -> None:
     result = await registry.call("chrome_list_connections", {})
     assert result.is_error
     assert "The answer would be 5001 characters; the limit is 5000." in text_of(result)
-    assert "Narrow the request" in text_of(result)
+    assert "Suggestion: Narrow the request and call chrome_list_connections() again" in text_of(result)
 
 
 def test_the_shipped_handler_table_is_complete() -> None:

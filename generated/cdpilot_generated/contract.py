@@ -11,12 +11,35 @@ from collections.abc import Awaitable, Callable
 from typing import Generic, TypedDict, TypeVar
 
 from cdpilot_generated.models import (
+    BrowserEmulateMediaArgs,
+    BrowserScreenshotArgs,
+    BrowserSetViewportArgs,
     ChromeConnectArgs,
     ChromeDisconnectArgs,
     ChromeLaunchArgs,
     ChromeListConnectionsArgs,
     ChromeSwitchConnectionArgs,
+    ClickElementArgs,
+    CloseTargetArgs,
+    EvaluateJsArgs,
+    FillElementArgs,
+    GetConsoleLogsArgs,
+    GetNetworkRequestArgs,
+    GoBackArgs,
+    GoForwardArgs,
+    HandleDialogArgs,
+    HoverElementArgs,
+    InspectElementArgs,
+    ListNetworkRequestsArgs,
+    ListTargetsArgs,
     NavigateArgs,
+    NewTargetArgs,
+    PressKeyArgs,
+    QueryElementsArgs,
+    ReloadArgs,
+    SelectOptionArgs,
+    SwitchTargetArgs,
+    WaitForArgs,
 )
 
 ContextT = TypeVar("ContextT")
@@ -24,9 +47,32 @@ ResultT = TypeVar("ResultT")
 
 
 class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
+    browser_emulate_media: Callable[[BrowserEmulateMediaArgs, ContextT], Awaitable[ResultT]]
+    browser_screenshot: Callable[[BrowserScreenshotArgs, ContextT], Awaitable[ResultT]]
+    browser_set_viewport: Callable[[BrowserSetViewportArgs, ContextT], Awaitable[ResultT]]
     chrome_connect: Callable[[ChromeConnectArgs, ContextT], Awaitable[ResultT]]
     chrome_disconnect: Callable[[ChromeDisconnectArgs, ContextT], Awaitable[ResultT]]
     chrome_launch: Callable[[ChromeLaunchArgs, ContextT], Awaitable[ResultT]]
     chrome_list_connections: Callable[[ChromeListConnectionsArgs, ContextT], Awaitable[ResultT]]
     chrome_switch_connection: Callable[[ChromeSwitchConnectionArgs, ContextT], Awaitable[ResultT]]
+    click_element: Callable[[ClickElementArgs, ContextT], Awaitable[ResultT]]
+    close_target: Callable[[CloseTargetArgs, ContextT], Awaitable[ResultT]]
+    evaluate_js: Callable[[EvaluateJsArgs, ContextT], Awaitable[ResultT]]
+    fill_element: Callable[[FillElementArgs, ContextT], Awaitable[ResultT]]
+    get_console_logs: Callable[[GetConsoleLogsArgs, ContextT], Awaitable[ResultT]]
+    get_network_request: Callable[[GetNetworkRequestArgs, ContextT], Awaitable[ResultT]]
+    go_back: Callable[[GoBackArgs, ContextT], Awaitable[ResultT]]
+    go_forward: Callable[[GoForwardArgs, ContextT], Awaitable[ResultT]]
+    handle_dialog: Callable[[HandleDialogArgs, ContextT], Awaitable[ResultT]]
+    hover_element: Callable[[HoverElementArgs, ContextT], Awaitable[ResultT]]
+    inspect_element: Callable[[InspectElementArgs, ContextT], Awaitable[ResultT]]
+    list_network_requests: Callable[[ListNetworkRequestsArgs, ContextT], Awaitable[ResultT]]
+    list_targets: Callable[[ListTargetsArgs, ContextT], Awaitable[ResultT]]
     navigate: Callable[[NavigateArgs, ContextT], Awaitable[ResultT]]
+    new_target: Callable[[NewTargetArgs, ContextT], Awaitable[ResultT]]
+    press_key: Callable[[PressKeyArgs, ContextT], Awaitable[ResultT]]
+    query_elements: Callable[[QueryElementsArgs, ContextT], Awaitable[ResultT]]
+    reload: Callable[[ReloadArgs, ContextT], Awaitable[ResultT]]
+    select_option: Callable[[SelectOptionArgs, ContextT], Awaitable[ResultT]]
+    switch_target: Callable[[SwitchTargetArgs, ContextT], Awaitable[ResultT]]
+    wait_for: Callable[[WaitForArgs, ContextT], Awaitable[ResultT]]

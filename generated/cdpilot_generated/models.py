@@ -4,97 +4,104 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
+
+
+class BrowserEmulateMediaArgs(BaseModel):
+    """
+    Emulate color scheme, reduced motion, print media.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    color_scheme: Annotated[
+        Literal['light', 'dark', 'no-preference'] | None, Field(description='prefers-color-scheme.')
+    ] = None
+    reduced_motion: Annotated[
+        Literal['reduce', 'no-preference'] | None, Field(description='prefers-reduced-motion.')
+    ] = None
+    media: Annotated[Literal['screen', 'print'] | None, Field(description='CSS media type.')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class BrowserScreenshotArgs(BaseModel):
+    """
+    Screenshot of viewport, full page or element; inline JPEG by default, or saved to a file.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    format: Annotated[Literal['jpeg', 'png', 'webp'], Field(description='Image format.')] = 'jpeg'
+    quality: Annotated[int, Field(description='JPEG/WebP quality.', ge=1, le=100)] = 80
+    full_page: Annotated[bool, Field(description='Whole page.')] = False
+    selector: Annotated[str | None, Field(description='Only this element.', min_length=1)] = None
+    path: Annotated[str | None, Field(description='Save to (under output dir).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class BrowserSetViewportArgs(BaseModel):
+    """
+    Set the viewport size, optionally mobile.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    width: Annotated[int, Field(description='CSS px.', ge=100, le=10000)]
+    height: Annotated[int, Field(description='CSS px.', ge=100, le=10000)]
+    device_scale_factor: Annotated[float, Field(description='Pixel ratio.', ge=0.5, le=4.0)] = 1
+    mobile: Annotated[bool, Field(description='Mobile.')] = False
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
 
 class ChromeConnectArgs(BaseModel):
     """
-    Attach to a running Chrome or Electron app by host and port (its --remote-debugging-port) or by a ws:// DevTools endpoint, and make it the active connection. Loopback only unless the server runs with --allow-remote.
+    Attach to a running Chrome/Electron by host+port or ws:// URL (loopback unless --allow-remote).
     """
 
     model_config = ConfigDict(
         extra='forbid',
     )
-    host: Annotated[str, Field(description='Host of the DevTools HTTP endpoint.', min_length=1)] = '127.0.0.1'
-    port: Annotated[int, Field(description="The browser's --remote-debugging-port.", ge=1, le=65535)] = 9222
-    ws_url: Annotated[
-        str | None,
-        Field(
-            description='A browser DevTools WebSocket URL (ws://host:port/devtools/browser/<id>); replaces host and port.',
-            pattern='^wss?://',
-        ),
-    ] = None
-    headers: Annotated[
-        dict[str, str],
-        Field(description='Extra HTTP headers for the WebSocket handshake (for example an auth token).', max_length=32),
-    ] = {}
-    connection_id: Annotated[
-        str | None,
-        Field(
-            description='Connection id. Omitted: the active connection (for launch/connect: a new id browser-N).',
-            pattern='^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
-        ),
-    ] = None
-    timeout_ms: Annotated[
-        int,
-        Field(description='How long to wait, in milliseconds, before giving up with a timeout error.', ge=1, le=300000),
-    ] = 5000
+    host: Annotated[str, Field(description='DevTools host.', min_length=1)] = '127.0.0.1'
+    port: Annotated[int, Field(description='DevTools port.', ge=1, le=65535)] = 9222
+    ws_url: Annotated[str | None, Field(description='ws:// DevTools URL.', pattern='^wss?://')] = None
+    headers: Annotated[dict[str, str], Field(description='Handshake headers.')] = {}
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 5000
 
 
 class ChromeDisconnectArgs(BaseModel):
     """
-    Close a connection. A launched browser is shut down and its temp profile removed; an attached browser keeps running.
+    Close a connection; a launched browser is shut down and its temp profile removed.
     """
 
     model_config = ConfigDict(
         extra='forbid',
     )
-    connection_id: Annotated[
-        str | None,
-        Field(
-            description='Connection id. Omitted: the active connection (for launch/connect: a new id browser-N).',
-            pattern='^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
-        ),
-    ] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
 
 class ChromeLaunchArgs(BaseModel):
     """
-    Launch a local Chrome/Chromium (headless by default, fresh temp profile, pipe transport with no TCP port) and make it the active connection.
+    Launch local Chrome/Chromium (headless, temp profile, no TCP port) as the active connection.
     """
 
     model_config = ConfigDict(
         extra='forbid',
     )
-    headless: Annotated[bool, Field(description='Run without a window.')] = True
-    executable_path: Annotated[
-        str | None,
-        Field(
-            description='Browser binary; default: $CDPILOT_CHROME_PATH, else chromium, chromium-browser or google-chrome on PATH.',
-            min_length=1,
-        ),
-    ] = None
-    user_data_dir: Annotated[
-        str | None,
-        Field(
-            description='Profile directory to use and keep; default: a fresh temp profile removed on disconnect.',
-            min_length=1,
-        ),
-    ] = None
-    extra_args: Annotated[list[str], Field(description='Extra command-line flags for the browser.', max_length=64)] = []
-    url: Annotated[str | None, Field(description='First page to open; default about:blank.', min_length=1)] = None
-    connection_id: Annotated[
-        str | None,
-        Field(
-            description='Connection id. Omitted: the active connection (for launch/connect: a new id browser-N).',
-            pattern='^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
-        ),
-    ] = None
+    headless: Annotated[bool, Field(description='No window.')] = True
+    executable_path: Annotated[str | None, Field(description='Browser binary.')] = None
+    user_data_dir: Annotated[str | None, Field(description='Profile dir to keep.')] = None
+    extra_args: Annotated[list[str], Field(description='Extra browser flags.')] = []
+    url: Annotated[str | None, Field(description='First page.', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
 
 class ChromeListConnectionsArgs(BaseModel):
     """
-    List the browser connections: id, kind (launched/connected), browser version, which one is active, and its current page.
+    List connections: id, kind, version, active, current page.
     """
 
     model_config = ConfigDict(
@@ -104,44 +111,331 @@ class ChromeListConnectionsArgs(BaseModel):
 
 class ChromeSwitchConnectionArgs(BaseModel):
     """
-    Make another connection the active one; tools called without connection_id then act on it.
+    Make another connection the active one.
     """
 
     model_config = ConfigDict(
         extra='forbid',
     )
-    connection_id: Annotated[
-        str,
-        Field(
-            description='Connection id. Omitted: the active connection (for launch/connect: a new id browser-N).',
-            pattern='^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
-        ),
-    ]
+    connection_id: Annotated[str, Field(description='Connection (default: active).', min_length=1)]
+
+
+class ClickElementArgs(BaseModel):
+    """
+    Click an element with real mouse events once it is visible, stable and enabled; reports console output and navigation it caused.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
+    button: Annotated[Literal['left', 'right', 'middle'], Field(description='Mouse button.')] = 'left'
+    click_count: Annotated[int, Field(description='2 for a double click.', ge=1, le=3)] = 1
+    timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1)] = 5000
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class CloseTargetArgs(BaseModel):
+    """
+    Close a tab (default: the current one).
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    index: Annotated[int | None, Field(description='Page index.', ge=0)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class EvaluateJsArgs(BaseModel):
+    """
+    Evaluate JavaScript in the page; answers its JSON value (size-capped), awaiting promises.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    expression: Annotated[str, Field(description='JavaScript.', min_length=1)]
+    await_promise: Annotated[bool, Field(description='Await promises.')] = True
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 5000
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class FillElementArgs(BaseModel):
+    """
+    Clear and type into an input/textarea/contenteditable with input and change events; optional Enter.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    text: Annotated[str, Field(description='Text to type.')]
+    index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
+    submit: Annotated[bool, Field(description='Press Enter after.')] = False
+    clear: Annotated[bool, Field(description='Clear the field first.')] = True
+    timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1)] = 5000
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class GetConsoleLogsArgs(BaseModel):
+    """
+    Console messages since the last navigation: level filter, limit, folded repeats, stacks on request.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    filter_level: Annotated[Literal['all', 'error', 'warning', 'info', 'log', 'debug'], Field(description='Level.')] = (
+        'all'
+    )
+    limit: Annotated[int, Field(description='Max messages.', ge=1, le=100)] = 20
+    expand_errors: Annotated[bool, Field(description='Stack traces.')] = False
+    include_previous_pages: Annotated[bool, Field(description='Include earlier pages.')] = False
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class GetNetworkRequestArgs(BaseModel):
+    """
+    One request in detail: headers (secrets redacted), timing, body (truncated or saved).
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    request_id: Annotated[str, Field(description='Request id.', min_length=1)]
+    include_body: Annotated[bool, Field(description='Include body.')] = True
+    max_body_chars: Annotated[int, Field(description='Inline body limit.', ge=0, le=4000)] = 2000
+    save_body_to: Annotated[str | None, Field(description='Save body to (under output dir).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class GoBackArgs(BaseModel):
+    """
+    Go back in history and wait.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    wait_until: Annotated[
+        Literal['load', 'domcontentloaded', 'networkidle'], Field(description='Event to wait for.')
+    ] = 'load'
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 30000
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class GoForwardArgs(BaseModel):
+    """
+    Go forward in history and wait.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    wait_until: Annotated[
+        Literal['load', 'domcontentloaded', 'networkidle'], Field(description='Event to wait for.')
+    ] = 'load'
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 30000
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class HandleDialogArgs(BaseModel):
+    """
+    Accept or dismiss the open alert/confirm/prompt.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    accept: Annotated[bool, Field(description='OK or Cancel.')] = True
+    prompt_text: Annotated[str | None, Field(description='prompt() text.')] = None
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class HoverElementArgs(BaseModel):
+    """
+    Hover an element's centre.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
+    timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1)] = 5000
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class InspectElementArgs(BaseModel):
+    """
+    Suggest stable CSS selectors for an element described by words, text or attributes, ranked with scores.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    description: Annotated[str | None, Field(description='The element in words.', min_length=1)] = None
+    text: Annotated[str | None, Field(description='Its text.', min_length=1)] = None
+    attributes: Annotated[dict[str, str] | None, Field(description='Its attributes.')] = None
+    limit: Annotated[int, Field(description='Max candidates.', ge=1, le=10)] = 5
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class ListNetworkRequestsArgs(BaseModel):
+    """
+    List the page's network requests; filter by type, status, URL; paged.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    resource_type: Annotated[
+        Literal['document', 'stylesheet', 'image', 'media', 'font', 'script', 'xhr', 'fetch', 'websocket', 'other'] | None,
+        Field(description='Type.'),
+    ] = None
+    status: Annotated[int | None, Field(description='HTTP status (0: failed).', ge=0, le=999)] = None
+    url_pattern: Annotated[str | None, Field(description='URL glob.', min_length=1)] = None
+    limit: Annotated[int, Field(description='Page size.', ge=1, le=50)] = 20
+    offset: Annotated[int, Field(description='Skip.', ge=0)] = 0
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class ListTargetsArgs(BaseModel):
+    """
+    List pages, iframes and workers with index, title and URL.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
 
 class NavigateArgs(BaseModel):
     """
-    Load a URL in the active page and wait for it (load, domcontentloaded or networkidle); answers the final URL, title and HTTP status. javascript:, chrome: and (unless --allow-file-urls) file: URLs are refused.
+    Load a URL in the current page and wait; answers final URL, title, HTTP status. javascript:/chrome:/file: refused.
     """
 
     model_config = ConfigDict(
         extra='forbid',
     )
-    url: Annotated[
-        str,
-        Field(description='Where to go; http:// is assumed when the scheme is missing.', max_length=8192, min_length=1),
-    ]
+    url: Annotated[str, Field(description='URL.', min_length=1)]
     wait_until: Annotated[
-        Literal['load', 'domcontentloaded', 'networkidle'], Field(description='Lifecycle event that ends the wait.')
+        Literal['load', 'domcontentloaded', 'networkidle'], Field(description='Event to wait for.')
     ] = 'load'
-    timeout_ms: Annotated[
-        int,
-        Field(description='How long to wait, in milliseconds, before giving up with a timeout error.', ge=1, le=300000),
-    ] = 30000
-    connection_id: Annotated[
-        str | None,
-        Field(
-            description='Connection id. Omitted: the active connection (for launch/connect: a new id browser-N).',
-            pattern='^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
-        ),
-    ] = None
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 30000
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class NewTargetArgs(BaseModel):
+    """
+    Open a new tab (optionally at a URL) and make it current.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    url: Annotated[str | None, Field(description='URL (glob for switch).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class PressKeyArgs(BaseModel):
+    """
+    Press a key or combination, optionally in an element.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    key: Annotated[str, Field(description='e.g. Enter, Control+A.', min_length=1)]
+    selector: Annotated[str | None, Field(description='CSS selector.', min_length=1)] = None
+    index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class QueryElementsArgs(BaseModel):
+    """
+    Find elements by CSS selector: tag, id, classes, text, opening tag, structure, interactive children. Filters: visibility, text.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    limit: Annotated[int, Field(description='Max elements.', ge=1, le=20)] = 5
+    text_contains: Annotated[str | None, Field(description='Text filter.', min_length=1)] = None
+    include_hidden: Annotated[bool, Field(description='Include hidden.')] = False
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class ReloadArgs(BaseModel):
+    """
+    Reload the page and wait.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    ignore_cache: Annotated[bool, Field(description='Bypass the cache.')] = False
+    wait_until: Annotated[
+        Literal['load', 'domcontentloaded', 'networkidle'], Field(description='Event to wait for.')
+    ] = 'load'
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 30000
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class SelectOptionArgs(BaseModel):
+    """
+    Choose a <select> option by value or label.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
+    value: Annotated[str | None, Field(description='Option value.')] = None
+    label: Annotated[str | None, Field(description='Option text.')] = None
+    timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1)] = 5000
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class SwitchTargetArgs(BaseModel):
+    """
+    Make another page current, by index, title or URL glob.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    index: Annotated[int | None, Field(description='Page index.', ge=0)] = None
+    title: Annotated[str | None, Field(description='Title substring.', min_length=1)] = None
+    url: Annotated[str | None, Field(description='URL (glob for switch).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class Text(RootModel[str]):
+    root: Annotated[str, Field(min_length=1)]
+
+
+class WaitForArgs(BaseModel):
+    """
+    Wait until a selector is attached/visible/hidden, or any of several texts appears.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    selector: Annotated[str | None, Field(description='CSS selector.', min_length=1)] = None
+    state: Annotated[Literal['attached', 'visible', 'hidden'], Field(description='Selector state.')] = 'visible'
+    texts: Annotated[list[Text] | None, Field(description='Any of these texts.', min_length=1)] = None
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 10000
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None

@@ -117,7 +117,7 @@ class Registry:
             connection_id = value if isinstance(value, str) else None
             model = self._validate(tool, args, action_label)
             result = await self._handlers[tool.name](model, self.ctx)
-            return self._success(result)
+            return self._success(result, tool.name)
         except Exception as exc:
             return self._failure(name, connection_id, exc)
 
@@ -145,12 +145,13 @@ class Registry:
             what = f"action {action_label}" if action_label else tool.name
             raise ArgumentError(f"Invalid arguments for {what}:", problems=_problems(exc, tool, action_label)) from exc
 
-    def _success(self, result: ToolResult) -> types.CallToolResult:
+    def _success(self, result: ToolResult, tool: str) -> types.CallToolResult:
         limit = self.ctx.settings.max_answer_chars
         if len(result.text) > limit:
             raise ArgumentError(
                 f"The answer would be {len(result.text)} characters; the limit is {limit}.",
-                suggestion="Narrow the request: a lower limit, a tighter selector or a filter.",
+                suggestion=f"Narrow the request and call {{tool:{tool}}} again: a lower limit, a tighter selector "
+                "or a filter.",
             )
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=result.text)]
         content += [types.ImageContent(type="image", data=i.data_base64, mime_type=i.mime_type) for i in result.images]

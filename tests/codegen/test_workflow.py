@@ -21,7 +21,7 @@ PROBE_SCHEMA = {
     "properties": {"connection_id": {"$ref": "../../common/defs.json#/$defs/connection_id"}},
     "examples": [{}],
     "x-cdpilot": {
-        "group": "dom",
+        "group": "probe",
         "modes": ["legacy", "smart"],
         "defaults": {"connection_id": "active_connection"},
         "annotations": {
@@ -92,8 +92,8 @@ def test_an_extra_generated_file_fails_the_check(repo: Path) -> None:
 
 
 def test_missing_extra_and_mistyped_handlers_fail_check_mypy_and_start_up(repo: Path) -> None:
-    (repo / "schemas/tools/dom").mkdir()
-    (repo / "schemas/tools/dom/demo_probe.json").write_text(json.dumps(PROBE_SCHEMA))
+    (repo / "schemas/tools/probe").mkdir()
+    (repo / "schemas/tools/probe/demo_probe.json").write_text(json.dumps(PROBE_SCHEMA))
     assert run(repo, "-m", "codegen").returncode == 0
     handlers = repo / "src/cdpilot/handlers/__init__.py"
     source = handlers.read_text()

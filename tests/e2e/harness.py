@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 
+from cdpilot_generated.catalog import DISPATCH, ActionRoute
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
@@ -34,6 +35,59 @@ async def mcp_client(mode: str, *args: str, handshake: Handshake = "legacy") -> 
     params = StdioServerParameters(command=sys.executable, args=["-m", "cdpilot.cli", *args], env=server_env(mode))
     async with Client(params, mode=handshake, read_timeout_seconds=60) as client:
         yield client
+
+
+def spelled(mode: str, tool: str, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A granular (legacy) call as the given mode spells it: smart tools take an action."""
+    if mode == "legacy":
+        return tool, arguments
+    for name, route in DISPATCH["smart"].items():
+        if isinstance(route, ActionRoute):
+            for action, target in route.actions.items():
+                if target.name == tool:
+                    return name, {route.discriminator: action, **arguments}
+        elif name == tool:
+            return name, arguments
+    raise KeyError(f"{tool} has no smart form")
+
+
+class ModeClient:
+    """One server in one mode, called with granular tool names in every mode."""
+
+    def __init__(self, client: Client, mode: str) -> None:
+        self.client = client
+        self.mode = mode
+
+    async def call(self, tool: str, **arguments: Any) -> Any:
+        """The CallToolResult of `tool` (legacy name) spelled for this mode."""
+        name, args = spelled(self.mode, tool, arguments)
+        return await self.client.call_tool(name, args)
+
+    async def ok(self, tool: str, **arguments: Any) -> str:
+        """The text of a call that must succeed."""
+        result = await self.call(tool, **arguments)
+        text = text_of(result)
+        assert not result.is_error, text
+        return text
+
+    async def error(self, tool: str, **arguments: Any) -> tuple[str, str]:
+        """(errorType, text) of a call that must fail."""
+        result = await self.call(tool, **arguments)
+        assert result.is_error, text_of(result)
+        return str(result.meta["cdpilot/errorType"]), text_of(result)
+
+    async def js(self, expression: str) -> Any:
+        """Read page state straight from the browser (evaluate_js), for asserting effects."""
+        return json.loads(await self.ok("evaluate_js", expression=expression))
+
+
+@asynccontextmanager
+async def browser_session(mode: str, *args: str) -> AsyncIterator[ModeClient]:
+    """A server in `mode` with a launched headless browser (closed on exit)."""
+    async with mcp_client(mode, *args) as client:
+        session = ModeClient(client, mode)
+        await session.ok("chrome_launch")
+        yield session
 
 
 def text_of(result: Any) -> str:

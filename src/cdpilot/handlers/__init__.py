@@ -7,13 +7,36 @@ start-up and in `make check-generated`, so a missing or mistyped handler never s
 from cdpilot_generated.contract import HandlerTable
 
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers import connection, navigation
+from cdpilot.handlers import connection, dom, evaluate, input, navigation, observe, page, targets
 
 HANDLERS: HandlerTable[ToolContext, ToolResult] = {
-    "chrome_launch": connection.chrome_launch,
     "chrome_connect": connection.chrome_connect,
+    "chrome_disconnect": connection.chrome_disconnect,
+    "chrome_launch": connection.chrome_launch,
     "chrome_list_connections": connection.chrome_list_connections,
     "chrome_switch_connection": connection.chrome_switch_connection,
-    "chrome_disconnect": connection.chrome_disconnect,
+    "inspect_element": dom.inspect_element,
+    "query_elements": dom.query_elements,
+    "wait_for": dom.wait_for,
+    "evaluate_js": evaluate.evaluate_js,
+    "click_element": input.click_element,
+    "fill_element": input.fill_element,
+    "handle_dialog": input.handle_dialog,
+    "hover_element": input.hover_element,
+    "press_key": input.press_key,
+    "select_option": input.select_option,
+    "go_back": navigation.go_back,
+    "go_forward": navigation.go_forward,
     "navigate": navigation.navigate,
+    "reload": navigation.reload,
+    "get_console_logs": observe.get_console_logs,
+    "get_network_request": observe.get_network_request,
+    "list_network_requests": observe.list_network_requests,
+    "browser_emulate_media": page.browser_emulate_media,
+    "browser_screenshot": page.browser_screenshot,
+    "browser_set_viewport": page.browser_set_viewport,
+    "close_target": targets.close_target,
+    "list_targets": targets.list_targets,
+    "new_target": targets.new_target,
+    "switch_target": targets.switch_target,
 }
