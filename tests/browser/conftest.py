@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from cdpilot.browser import ConnectionManager
+from cdpilot.browser import BrowserConnection, ConnectionManager, LaunchOptions
 from tests.support.chromium import StandaloneChromium, chrome_env, standalone_chromium
 from tests.support.pages import PageSpec, serve_pages
 
@@ -26,15 +26,20 @@ SITE: dict[str, PageSpec] = {
 
 
 @pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    """Module scope, so a module can share one browser between its tests."""
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
 def site() -> Iterator[str]:
     with serve_pages(SITE) as base_url:
         yield base_url
+
+
+@pytest.fixture(scope="module")
+async def browser() -> AsyncIterator[BrowserConnection]:
+    """One launched test Chromium shared by a module's tests, closed after them."""
+    connections = ConnectionManager(env=chrome_env())
+    try:
+        await connections.launch(LaunchOptions(connection_id=None))
+        yield connections.get(None)
+    finally:
+        await connections.aclose()
 
 
 @pytest.fixture

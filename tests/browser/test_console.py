@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from cdpilot.browser import BrowserConnection, ConnectionManager, LaunchOptions, navigate
+from cdpilot.browser import BrowserConnection, navigate
 from cdpilot.browser.console import ConsoleLog, render_args, render_remote
-from tests.support.chromium import chrome_env
+from tests.browser.helpers import run
 from tests.support.pages import serve_pages
 from tests.support.site import SITE
 
@@ -20,21 +20,6 @@ pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 def pages() -> Iterator[str]:
     with serve_pages(SITE) as base_url:
         yield base_url
-
-
-@pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[BrowserConnection]:
-    connections = ConnectionManager(env=chrome_env())
-    try:
-        await connections.launch(LaunchOptions(connection_id=None))
-        yield connections.get(None)
-    finally:
-        await connections.aclose()
-
-
-async def run(conn: BrowserConnection, expression: str) -> Any:
-    reply = await conn.page.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True})
-    return reply["result"].get("value")
 
 
 def texts(log: ConsoleLog, **kwargs: bool) -> list[tuple[str, int]]:

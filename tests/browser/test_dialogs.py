@@ -8,29 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from cdpilot.browser import BrowserConnection, ConnectionManager, LaunchOptions
+from cdpilot.browser import BrowserConnection
 from cdpilot.browser.dialogs import DialogInfo, DialogOpenError, DialogWatcher
 from cdpilot.errors import StateError
-from tests.support.chromium import chrome_env
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 PROMPT_S = 3.0
-
-
-@pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[BrowserConnection]:
-    connections = ConnectionManager(env=chrome_env())
-    try:
-        await connections.launch(LaunchOptions(connection_id=None))
-        yield connections.get(None)
-    finally:
-        await connections.aclose()
 
 
 def evaluate(browser: BrowserConnection, expression: str) -> Any:

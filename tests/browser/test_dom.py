@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 
 import pytest
 
-from cdpilot.browser import BrowserConnection, ConnectionManager, LaunchOptions, navigate
+from cdpilot.browser import BrowserConnection, navigate
 from cdpilot.browser.dom import resolve_element, wait_for
 from cdpilot.errors import ArgumentError, StateError
-from tests.support.chromium import chrome_env
 from tests.support.pages import serve_pages
 from tests.support.site import SITE, html
 
@@ -39,16 +38,6 @@ PAGES = {
 def site() -> Iterator[str]:
     with serve_pages(PAGES) as base_url:
         yield base_url
-
-
-@pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[BrowserConnection]:
-    connections = ConnectionManager(env=chrome_env())
-    try:
-        await connections.launch(LaunchOptions(connection_id=None))
-        yield connections.get(None)
-    finally:
-        await connections.aclose()
 
 
 async def text_via(conn: BrowserConnection, object_id: str) -> str:

@@ -3,27 +3,15 @@
 from __future__ import annotations
 
 import socket
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from cdpilot.browser import BrowserConnection, ConnectionManager, LaunchOptions, navigate
+from cdpilot.browser import BrowserConnection, navigate
 from cdpilot.errors import ArgumentError, CdpTimeoutError, ExecutionError
-from tests.support.chromium import chrome_env
 from tests.support.pages import HANG_PATH
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
-
-
-@pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[BrowserConnection]:
-    connections = ConnectionManager(env=chrome_env())
-    try:
-        await connections.launch(LaunchOptions(connection_id=None))
-        yield connections.get(None)
-    finally:
-        await connections.aclose()
 
 
 async def test_a_page_answers_url_title_and_status(browser: BrowserConnection, site: str) -> None:

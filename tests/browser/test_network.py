@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any, cast
 
 import pytest
 
-from cdpilot.browser import BrowserConnection, ConnectionManager, LaunchOptions, navigate
+from cdpilot.browser import BrowserConnection, navigate
 from cdpilot.browser.network import NetworkLog, NetworkRequest, matching, redact_headers, shorten_middle, url_matcher
 from cdpilot.cdp import CdpSession
 from cdpilot.errors import StateError
-from tests.support.chromium import chrome_env
+from tests.browser.helpers import run
 from tests.support.pages import serve_pages
 from tests.support.site import SITE
 
@@ -29,21 +29,6 @@ PAGES = {
 def pages() -> Iterator[str]:
     with serve_pages(PAGES) as base_url:
         yield base_url
-
-
-@pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[BrowserConnection]:
-    connections = ConnectionManager(env=chrome_env())
-    try:
-        await connections.launch(LaunchOptions(connection_id=None))
-        yield connections.get(None)
-    finally:
-        await connections.aclose()
-
-
-async def run(conn: BrowserConnection, expression: str) -> Any:
-    reply = await conn.page.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True})
-    return reply["result"].get("value")
 
 
 def by_path(log: NetworkLog, pages: str, path: str) -> list[Any]:

@@ -1,10 +1,10 @@
 """Navigation of the current page, finished by lifecycle events rather than sleeps.
 
-``Page.navigate`` answers with the new document's ``loaderId``; the wait then ends on the
-``Page.lifecycleEvent`` of that loader in the main frame (``load``, ``DOMContentLoaded`` or
-``networkIdle``). Events are collected from before the command is sent, so one that
-arrives before the answer is not missed. A same-document navigation (``#hash``) has no
-loader: it is finished by the frame's ``Page.navigatedWithinDocument``.
+Every navigation (goto, back, forward, reload) ends on the ``Page.lifecycleEvent`` (``load``,
+``DOMContentLoaded`` or ``networkIdle``) of the loader the main frame committed. Events are
+collected from before the command is sent, so one that arrives before its answer is not
+missed. A same-document navigation (``#hash``) has no new loader: it is finished by the
+frame's ``Page.navigatedWithinDocument``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from cdpilot.browser.connection import BrowserConnection
 from cdpilot.browser.urls import normalize_url
@@ -62,53 +62,16 @@ async def navigate(
         raise ArgumentError(
             "Invalid timeout.", problems=[FieldProblem("timeout_ms", "a positive integer", "zero or less")]
         )
-    page = conn.page
-    loop = asyncio.get_running_loop()
-    started = loop.time()
-    try:
-        async with asyncio.timeout(timeout_ms / 1000):
-            status = await _go_and_wait(page, target, LIFECYCLE_EVENT_FOR[wait_until], timeout_ms / 1000)
-            final_url, title = await _where_we_are(page)
-    except TimeoutError as exc:
-        raise CdpTimeoutError(
-            f"The navigation did not reach {wait_until!r} within {timeout_ms} ms "
-            f"(waited for the main frame's {LIFECYCLE_EVENT_FOR[wait_until]} lifecycle event)."
-        ) from exc
-    elapsed_ms = round((loop.time() - started) * 1000)
-    conn.remember_location(final_url, title)
-    return NavigationResult(final_url, title, status, wait_until, elapsed_ms)
 
-
-async def _go_and_wait(page: CdpSession, url: str, lifecycle_event: str, timeout_s: float) -> int | None:
-    """Navigate; return the HTTP status of the new main document once `lifecycle_event` fired.
-
-    `Page.navigate` answers only when the server does, so it gets the caller's whole
-    budget rather than the default command deadline."""
-    with page.listen("Page.lifecycleEvent", "Network.responseReceived", "Page.navigatedWithinDocument") as events:
-        reply = await page.send("Page.navigate", {"url": url}, timeout_s=timeout_s)
+    async def go() -> None:
+        reply = await conn.page.send("Page.navigate", {"url": target}, timeout_s=timeout_ms / 1000)
         if reply.get("errorText"):
             raise ExecutionError(
                 f"Navigation failed: {reply['errorText']}.",
                 suggestion="Check that the address is right and that its server is up.",
             )
-        frame_id, loader_id = reply["frameId"], reply.get("loaderId")
-        status: int | None = None
-        while True:
-            event = await events.next()
-            params = event.params
-            if params.get("frameId") != frame_id:
-                continue
-            if loader_id is None:  # same-document (#hash): done when the frame reports it
-                if event.method == "Page.navigatedWithinDocument":
-                    return None
-            elif params.get("loaderId") != loader_id:
-                continue
-            elif event.method == "Network.responseReceived":
-                response = params["response"]
-                if params.get("type") == "Document" and str(response["url"]).startswith(STATUS_SCHEMES):
-                    status = int(response["status"])
-            elif event.method == "Page.lifecycleEvent" and params["name"] == lifecycle_event:
-                return status
+
+    return await _run(conn, go, wait_until, timeout_ms)
 
 
 async def go_in_history(
@@ -141,21 +104,25 @@ async def reload(
 
 async def _run(
     conn: BrowserConnection,
-    trigger: Callable[[], Awaitable[dict[str, Any]]],
+    trigger: Callable[[], Awaitable[object]],
     wait_until: WaitUntil,
     timeout_ms: int,
 ) -> NavigationResult:
-    """Trigger a navigation that does not announce its loader, then wait for its lifecycle event.
+    """Trigger a navigation, then wait for its lifecycle event in the main frame.
 
-    The loader is learnt from the main frame's ``Page.frameNavigated``; a page restored from
-    the back/forward cache or a same-document step fires no new lifecycle, so those end there."""
+    The loader is learnt from the main frame's ``Page.frameNavigated`` (history steps and
+    reloads do not announce it); a page restored from the back/forward cache or a
+    same-document step fires no new lifecycle, so those end there. Events are collected
+    from before the trigger, so none can slip past."""
     page = conn.page
     loop = asyncio.get_running_loop()
     started = loop.time()
     lifecycle = LIFECYCLE_EVENT_FOR[wait_until]
     try:
         async with asyncio.timeout(timeout_ms / 1000):
-            main_frame = (await page.send("Page.getFrameTree"))["frameTree"]["frame"]["id"]
+            # Chrome names a page's main frame after its target; asking (Page.getFrameTree)
+            # would wait behind a navigation that is still loading.
+            main_frame = page.target_id
             with page.listen(
                 "Page.frameNavigated", "Page.navigatedWithinDocument", "Page.lifecycleEvent", "Network.responseReceived"
             ) as events:
