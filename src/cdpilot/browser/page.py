@@ -123,6 +123,7 @@ async def _run(
             # Chrome names a page's main frame after its target; asking (Page.getFrameTree)
             # would wait behind a navigation that is still loading.
             main_frame = page.target_id
+            assert main_frame is not None, "a page session always belongs to a target"
             with page.listen(
                 "Page.frameNavigated", "Page.navigatedWithinDocument", "Page.lifecycleEvent", "Network.responseReceived"
             ) as events:
