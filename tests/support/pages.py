@@ -15,6 +15,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 PageSpec = tuple[int, str, bytes] | tuple[int, str, bytes, Mapping[str, str]]
 
 HANG_PATH = "/hang"
+NOT_FOUND: PageSpec = (404, "text/plain", b"not found")
+# Browsers fetch /favicon.ico on their own after a load; its 404 would land in the console
+# at an unpredictable moment and make console assertions racy.
+FALLBACK: dict[str, PageSpec] = {"/favicon.ico": (204, "image/x-icon", b"")}
 HANG_LIMIT_S = 60.0  # a hung request is released at shutdown, or after this as a safety net
 
 
@@ -37,7 +41,7 @@ class _PageHandler(BaseHTTPRequestHandler):
             self.server.release_hung.wait(HANG_LIMIT_S)
             self.close_connection = True
             return
-        status, content_type, body, *extra = self.server.pages.get(path, (404, "text/plain", b"not found"))
+        status, content_type, body, *extra = self.server.pages.get(path, FALLBACK.get(path, NOT_FOUND))
         self.send_response(status)
         for name, value in (extra[0] if extra else {}).items():
             self.send_header(name, value)

@@ -13,7 +13,12 @@ from tests.support.pages import PageSpec
 
 
 def html(title: str, body: str, head: str = "") -> bytes:
-    return f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>{head}</head><body>{body}</body></html>".encode()
+    """A page that declares no favicon: the browser's own /favicon.ico fetch would otherwise
+    show up in network lists and console logs at an unpredictable moment."""
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
+        f"<link rel='icon' href='data:,'>{head}</head><body>{body}</body></html>"
+    ).encode()
 
 
 NAV_LINKS = "".join(f'<li><a href="/page/{i}" class="nav-link">Section {i}</a></li>' for i in range(1, 31))
