@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cdpilot.browser.output import human_size, output_root, resolve_output_path, write_output
+from cdpilot.browser.output import _process_temp_dir, human_size, output_root, resolve_output_path, write_output
 from cdpilot.errors import ArgumentError
 
 ESCAPES = [
@@ -114,3 +114,10 @@ def test_sizes_read_like_a_person_writes_them() -> None:
         "34 KB",
         "3.0 MB",
     ]
+
+
+def test_a_refused_path_creates_not_even_the_default_directory() -> None:
+    created_before = _process_temp_dir.cache_info().misses
+    with pytest.raises(ArgumentError):
+        write_output(None, "../escape.png", b"evil", field="path")
+    assert _process_temp_dir.cache_info().misses == created_before

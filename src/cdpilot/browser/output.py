@@ -49,6 +49,11 @@ def resolve_output_path(root: Path, user_path: str, *, field: str) -> Path:
 
     Raises `ArgumentError` naming `field` for anything that is or could lead outside `root`.
     """
+    return _place(root, _checked_relative(user_path, field), field)
+
+
+def _checked_relative(user_path: str, field: str) -> PurePosixPath:
+    """The path's shape alone: refused before anything (even the output directory) is created."""
     if "\0" in user_path:
         raise _refuse(field, "a path with a NUL byte")
     relative = PurePosixPath(user_path)
@@ -58,6 +63,10 @@ def resolve_output_path(root: Path, user_path: str, *, field: str) -> Path:
         raise _refuse(field, "a path with '..'")
     if not relative.parts:
         raise _refuse(field, "an empty path")
+    return relative
+
+
+def _place(root: Path, relative: PurePosixPath, field: str) -> Path:
     directory = root
     for part in relative.parts[:-1]:
         directory = directory / part
@@ -76,12 +85,14 @@ def resolve_output_path(root: Path, user_path: str, *, field: str) -> Path:
     return target
 
 
-def write_output(root: Path, user_path: str, data: bytes, *, field: str) -> Path:
-    """Write `data` to `user_path` under `root`; returns where it went.
+def write_output(configured: Path | None, user_path: str, data: bytes, *, field: str) -> Path:
+    """Write `data` to `user_path` under the output directory; returns where it went.
 
-    The final component is opened with O_NOFOLLOW, so a symlink put there after the checks
-    is not followed either."""
-    target = resolve_output_path(root, user_path, field=field)
+    A refused path creates nothing, not even the default output directory. The final
+    component is opened with O_NOFOLLOW, so a symlink put there after the checks is not
+    followed either."""
+    relative = _checked_relative(user_path, field)
+    target = _place(output_root(configured), relative, field)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
     try:
         fd = os.open(target, flags, 0o644)

@@ -15,7 +15,7 @@ from cdpilot_generated.models import GetConsoleLogsArgs, GetNetworkRequestArgs, 
 from cdpilot.browser.connection import BrowserConnection
 from cdpilot.browser.console import MAX_ENTRIES, ConsoleEntry
 from cdpilot.browser.network import NetworkRequest, matching, redact_headers, shorten_middle
-from cdpilot.browser.output import human_size, output_root, write_output
+from cdpilot.browser.output import human_size, write_output
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import StateError
 
@@ -149,8 +149,9 @@ async def _body_lines(
     log = conn.features.network
     if args.save_body_to is not None:
         body = await log.body(request, wait_s=SETTLE_S)
-        root = output_root(ctx.settings.output_dir)
-        path = await asyncio.to_thread(write_output, root, args.save_body_to, body.data, field="save_body_to")
+        path = await asyncio.to_thread(
+            write_output, ctx.settings.output_dir, args.save_body_to, body.data, field="save_body_to"
+        )
         return [f"Body saved to {path} ({human_size(len(body.data))})"]
     if not args.include_body:
         return []

@@ -14,7 +14,7 @@ from pathlib import PurePosixPath
 from cdpilot_generated.models import BrowserEmulateMediaArgs, BrowserScreenshotArgs, BrowserSetViewportArgs
 
 from cdpilot.browser import capture
-from cdpilot.browser.output import human_size, output_root, write_output
+from cdpilot.browser.output import human_size, write_output
 from cdpilot.context import Image, ToolContext, ToolResult
 
 FORMAT_OF_SUFFIX: dict[str, capture.ImageFormat] = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
@@ -43,8 +43,7 @@ async def browser_screenshot(args: BrowserScreenshotArgs, ctx: ToolContext) -> T
         description += f" (cut at {capture.MAX_FULL_PAGE_PX} px: the page is taller)"
     if args.path is not None:
         data = base64.b64decode(shot.data_base64)
-        root = output_root(ctx.settings.output_dir)
-        path = await asyncio.to_thread(write_output, root, args.path, data, field="path")
+        path = await asyncio.to_thread(write_output, ctx.settings.output_dir, args.path, data, field="path")
         return ToolResult(f"Saved screenshot of {description} to {path}")
     return ToolResult(f"Screenshot of {description}", images=(Image(shot.data_base64, shot.mime_type),))
 
