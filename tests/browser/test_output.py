@@ -37,8 +37,11 @@ def test_the_root_is_created_and_real(tmp_path: Path) -> None:
 
 def test_without_a_configured_dir_one_temp_dir_serves_the_process() -> None:
     first = output_root(None)
-    assert first.name.startswith("cdpilot-out-") and first.is_dir()
-    assert output_root(None) == first
+    try:
+        assert first.name.startswith("cdpilot-out-") and first.is_dir()
+        assert output_root(None) == first
+    finally:
+        first.rmdir()  # empty: the test's own litter, not a user's files
 
 
 def test_a_plain_path_lands_inside_with_its_parents_created(root: Path) -> None:
