@@ -1,8 +1,9 @@
 """`make demo`: a real cdpilot session over MCP stdio against a bundled page.
 
 Serves demo/page.html on 127.0.0.1, starts `cdpilot` as a subprocess with the official
-`mcp` client, launches a headless Chromium, navigates to the page, lists the connection,
-shows one refused call, and disconnects, printing each call and its answer.
+`mcp` client, launches a headless Chromium, signs in on the page (find the button, fill the
+form, click), reads the console, takes a screenshot, shows one refused call, and
+disconnects, printing each call and its answer.
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ async def main() -> None:
             )
             await step(client, "chrome", {"action": "launch"})
             await step(client, "navigate", {"url": url})
+            await step(client, "query_elements", {"selector": "form button[type=submit]"})
+            await step(client, "fill_element", {"selector": "#email", "text": "ada@example.test"})
+            await step(client, "fill_element", {"selector": "#password", "text": "correct horse"})
+            await step(client, "click_element", {"selector": "#submit"})
+            await step(client, "get_console_logs", {})
+            await step(client, "page", {"action": "screenshot"})
             await step(client, "chrome", {"action": "list"})
             await step(client, "navigate", {"url": "javascript:alert(1)"})
             await step(client, "chrome", {"action": "disconnect"})
