@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from cdpilot.browser import BrowserConnection, navigate
-from cdpilot.browser.console import ConsoleLog, render_args, render_remote
+from cdpilot.browser.console import ConsoleLog, render_args
+from cdpilot.browser.remote_values import render_remote
 from tests.browser.helpers import run
 from tests.support.pages import serve_pages
 from tests.support.site import SITE

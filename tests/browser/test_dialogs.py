@@ -1,4 +1,4 @@
-"""DialogWatcher on a real Chromium: an open dialog ends waits at once, and is answered cleanly.
+"""Dialogs on a real Chromium: an open dialog ends waits at once, and is answered cleanly.
 
 The dialogs are opened by ``Runtime.evaluate`` itself, whose reply Chrome holds back until
 the dialog closes: exactly the command that would hang without the watcher.
@@ -26,7 +26,7 @@ def evaluate(browser: BrowserConnection, expression: str) -> Any:
 
 
 async def value_of(browser: BrowserConnection, expression: str) -> Any:
-    reply = await browser.features.dialogs.unless_dialog(evaluate(browser, expression))
+    reply = await browser.features.unless_blocked(evaluate(browser, expression))
     return reply["result"].get("value")
 
 
@@ -72,7 +72,7 @@ async def test_a_cancelled_wait_cancels_its_operation(browser: BrowserConnection
     never: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     with pytest.raises(TimeoutError):
         async with asyncio.timeout(0.05):
-            await browser.features.dialogs.unless_dialog(never)
+            await browser.features.unless_blocked(never)
     assert never.cancelled()
 
 
@@ -80,7 +80,7 @@ async def test_attaching_a_new_page_forgets_the_old_dialog(browser: BrowserConne
     watcher = DialogWatcher()
     await watcher.attach(browser.page)
     with pytest.raises(DialogOpenError):
-        await watcher.unless_dialog(evaluate(browser, "alert('old page')"))
+        await browser.features.unless_blocked(evaluate(browser, "alert('old page')"))
     assert watcher.open is not None
     await watcher.attach(browser.page)  # as BrowserConnection does for a page made current
     assert watcher.open is None

@@ -54,8 +54,8 @@ class Screenshot:
 
 
 async def _evaluate(conn: BrowserConnection, expression: str) -> Any:
-    reply = await conn.features.dialogs.unless_dialog(
-        conn.page.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+    reply = await conn.features.unless_blocked(
+        conn.page.send("Runtime.evaluate", {"expression": expression, "returnByValue": True, "silent": True})
     )
     if "exceptionDetails" in reply:
         raise ExecutionError(f"The page failed to evaluate a helper: {reply['exceptionDetails'].get('text')}")
@@ -113,7 +113,7 @@ async def screenshot(
             }
             subject = "viewport"
     params.update(clip={**clip, "scale": 1}, captureBeyondViewport=subject != "viewport")
-    reply = await conn.features.dialogs.unless_dialog(conn.page.send("Page.captureScreenshot", params))
+    reply = await conn.features.unless_blocked(conn.page.send("Page.captureScreenshot", params))
     return Screenshot(reply["data"], image_format, round(clip["width"]), round(clip["height"]), subject, cut)
 
 

@@ -19,13 +19,13 @@ target are skipped.
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from cdpilot.browser.remote_values import render_remote
 from cdpilot.cdp import CdpEvent, CdpSession
 
 MAX_ENTRIES = 1000
@@ -230,39 +230,3 @@ def render_args(args: list[dict[str, Any]]) -> str:
     else:
         head = render_remote(first)
     return " ".join([head, *(render_remote(arg) for arg in rest)])
-
-
-def render_remote(obj: dict[str, Any]) -> str:
-    """A RemoteObject as the console prints it: strings raw, objects by their preview."""
-    kind = obj.get("type")
-    if kind == "string":
-        return str(obj.get("value", ""))
-    if "unserializableValue" in obj:
-        return str(obj["unserializableValue"])
-    if kind in ("number", "boolean"):
-        return json.dumps(obj.get("value"))
-    if kind == "undefined":
-        return "undefined"
-    if obj.get("subtype") == "null":
-        return "null"
-    preview = obj.get("preview")
-    if preview is not None and obj.get("subtype") not in ("error", "node"):
-        return _render_preview(preview)
-    return str(obj.get("description") or kind).splitlines()[0]
-
-
-def _render_preview(preview: dict[str, Any]) -> str:
-    items = []
-    array = preview.get("subtype") in ("array", "typedarray")
-    for prop in preview.get("properties") or []:
-        value = str(prop.get("value", ""))
-        if prop.get("type") == "string":
-            value = json.dumps(value, ensure_ascii=False)
-        items.append(value if array else f"{prop.get('name')}: {value}")
-    if preview.get("overflow"):
-        items.append("…")
-    description = str(preview.get("description") or "")
-    if array:
-        return f"{description} [{', '.join(items)}]"
-    prefix = "" if description == "Object" else f"{description} "
-    return prefix + "{" + ", ".join(items) + "}"

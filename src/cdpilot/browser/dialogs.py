@@ -3,23 +3,18 @@
 While a dialog is open the page's event loop is blocked inside ``alert()``, so every CDP
 command that needs the page (Runtime.evaluate, the reply to the mouse release that opened
 the dialog) goes unanswered until someone closes it. `DialogWatcher` follows
-``Page.javascriptDialogOpening``/``Closed`` on the current page, and `unless_dialog` races
-an operation against a dialog opening: the caller gets a prompt `DialogOpenError` while the
-stalled command finishes in the background under its own deadline, its result ignored.
+``Page.javascriptDialogOpening``/``Closed`` on the current page; `PageFeatures.unless_blocked`
+races operations against a dialog opening.
 """
 
 from __future__ import annotations
 
 import asyncio
-import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import CdpCommandError, CdpTimeoutError, StateError
-
-T = TypeVar("T")
 
 MESSAGE_PREVIEW_CHARS = 200
 
@@ -57,7 +52,6 @@ class DialogWatcher:
         self._open: DialogInfo | None = None
         self._opened = asyncio.Event()  # replaced on every close, so set() means "open now"
         self._unsubscribe: list[Callable[[], None]] = []
-        self._stalled: set[asyncio.Future[Any]] = set()  # commands that outlived their caller
 
     async def attach(self, session: CdpSession) -> None:
         """Start watching a page session (called for every page made current)."""
@@ -78,27 +72,9 @@ class DialogWatcher:
         if self._open is not None:
             raise DialogOpenError(self._open)
 
-    async def unless_dialog(self, operation: Awaitable[T]) -> T:
-        """Run `operation`; if a dialog is (or becomes) open, stop waiting and raise a
-        StateError (`DialogOpenError`) that says which dialog and how to handle it."""
-        if self._open is not None:
-            _discard(operation)
-            raise DialogOpenError(self._open)
-        task = asyncio.ensure_future(operation)
-        try:
-            while not task.done():
-                if self._open is not None:
-                    self._let_finish(task)
-                    raise DialogOpenError(self._open)
-                opened = asyncio.ensure_future(self._opened.wait())
-                try:
-                    await asyncio.wait({task, opened}, return_when=asyncio.FIRST_COMPLETED)
-                finally:
-                    opened.cancel()
-        except asyncio.CancelledError:
-            task.cancel()
-            raise
-        return task.result()
+    async def wait_open(self) -> None:
+        """Return once a dialog is open (at once if one is)."""
+        await self._opened.wait()
 
     async def handle(self, session: CdpSession, accept: bool, prompt_text: str | None) -> DialogInfo:
         """Accept or dismiss the open dialog; returns what it was once the page reports it closed."""
@@ -141,22 +117,3 @@ class DialogWatcher:
         self._open = None
         if self._opened.is_set():
             self._opened = asyncio.Event()
-
-    def _let_finish(self, task: asyncio.Future[Any]) -> None:
-        """Keep a stalled command alive until its reply or its deadline; its outcome is dropped
-        (its caller has moved on: a late failure, deadline or page gone, is nobody's)."""
-        self._stalled.add(task)
-        task.add_done_callback(self._forget)
-
-    def _forget(self, task: asyncio.Future[Any]) -> None:
-        self._stalled.discard(task)
-        if not task.cancelled():
-            task.exception()
-
-
-def _discard(operation: Awaitable[object]) -> None:
-    """An operation that will not run: close it, so no 'never awaited' warning is raised."""
-    if inspect.iscoroutine(operation):
-        operation.close()
-    elif isinstance(operation, asyncio.Future):
-        operation.cancel()

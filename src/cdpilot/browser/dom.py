@@ -140,10 +140,8 @@ class WaitResult:
 
 async def run_page_script(conn: BrowserConnection, expression: str, *, by_value: bool = True) -> dict[str, Any]:
     """Evaluate one of our scripts in the page; its value (by value), or its RemoteObject."""
-    params = {"expression": expression, "returnByValue": by_value, "awaitPromise": False}
-    reply = await conn.features.dialogs.unless_dialog(
-        conn.page.send("Runtime.evaluate", params, timeout_s=SCRIPT_TIMEOUT_S)
-    )
+    params = {"expression": expression, "returnByValue": by_value, "awaitPromise": False, "silent": True}
+    reply = await conn.features.unless_blocked(conn.page.send("Runtime.evaluate", params, timeout_s=SCRIPT_TIMEOUT_S))
     if "exceptionDetails" in reply:
         raise ExecutionError(
             f"The page-side DOM search failed: {exception_text(reply['exceptionDetails'])}",
@@ -286,9 +284,10 @@ def _is_new_main_document(event: CdpEvent, main_frame_id: str | None) -> bool:
 
 
 async def _await_page(conn: BrowserConnection, expression: str, timeout_ms: int) -> dict[str, Any]:
-    params = {"expression": expression, "returnByValue": True, "awaitPromise": True}
+    conn.features.raise_if_blocked()  # a paused page never settles what the wait watches
+    params = {"expression": expression, "returnByValue": True, "awaitPromise": True, "silent": True}
     send = conn.page.send("Runtime.evaluate", params, timeout_s=timeout_ms / 1000 + 2)
-    reply = await conn.features.dialogs.unless_dialog(send)
+    reply = await conn.features.unless_blocked(send)
     if "exceptionDetails" in reply:
         raise ExecutionError(
             f"The page-side wait failed: {exception_text(reply['exceptionDetails'])}",

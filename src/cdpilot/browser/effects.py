@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from cdpilot.browser.connection import BrowserConnection
 from cdpilot.browser.console import ConsoleEntry
+from cdpilot.browser.debugger import ExecutionPausedError, Pause
 from cdpilot.browser.dialogs import DialogInfo, DialogOpenError
 from cdpilot.browser.dom import ElementHandle
 from cdpilot.cdp import CdpEvent, CdpSession
@@ -50,6 +51,7 @@ class Navigation:
 @dataclass
 class Effects:
     dialog: DialogInfo | None = None
+    pause: Pause | None = None  # the page's own code paused in the debugger
     navigation: Navigation | None = None
     console: list[ConsoleEntry] = field(default_factory=list)
     timeout_ms: int = 0
@@ -85,14 +87,17 @@ class Effects:
 async def perform(
     conn: BrowserConnection, action: Callable[[], Awaitable[None]], *, timeout_ms: int, answers_dialog: bool = False
 ) -> Effects:
-    """Run `action` (input events sent through ``dialogs.unless_dialog``) and report its effects.
+    """Run `action` (input events sent through ``features.unless_blocked``) and report its effects.
 
-    A dialog the action opens is an effect, not an error: the events were delivered. A
-    dialog that was already open is a StateError before anything is sent, unless the
-    action is what answers it (`answers_dialog`)."""
-    dialogs = conn.features.dialogs
-    if not answers_dialog:
-        dialogs.raise_if_open()
+    A dialog the action opens, or a debugger pause its event handlers run into, is an
+    effect, not an error: the events were delivered. A dialog that was already open, or a
+    pause already in place, is a StateError before anything is sent, unless the action is
+    what answers the dialog (`answers_dialog`)."""
+    features = conn.features
+    if answers_dialog:
+        features.debugger.raise_if_paused()
+    else:
+        features.raise_if_blocked()
     page = conn.page
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_ms / 1000
@@ -106,11 +111,13 @@ async def perform(
         if watch.started and not watch.done.is_set():
             try:
                 async with asyncio.timeout_at(deadline):
-                    await dialogs.unless_dialog(watch.done.wait())
+                    await features.unless_blocked(watch.done.wait())
             except TimeoutError:
                 pass  # reported as a navigation that had not loaded yet
     except DialogOpenError as exc:
         effects.dialog = exc.dialog
+    except ExecutionPausedError as exc:
+        effects.pause = exc.pause
     finally:
         for stop in unsubscribe:
             stop()
@@ -123,10 +130,10 @@ async def _next_task(conn: BrowserConnection, budget_s: float) -> None:
     """Let the page reach its next frame and the task after it (see the module docstring)."""
     if budget_s <= 0:
         return
-    params = {"expression": NEXT_TASK, "awaitPromise": True, "returnByValue": True}
+    params = {"expression": NEXT_TASK, "awaitPromise": True, "returnByValue": True, "silent": True}
     try:
         async with asyncio.timeout(budget_s):
-            await conn.features.dialogs.unless_dialog(conn.page.send("Runtime.evaluate", params, timeout_s=budget_s))
+            await conn.features.unless_blocked(conn.page.send("Runtime.evaluate", params, timeout_s=budget_s))
     except (TimeoutError, CdpTimeoutError, CdpCommandError):
         pass  # a busy page, or a navigation that destroyed the context: the watch knows which
 
@@ -233,11 +240,17 @@ async def context_lines(conn: BrowserConnection, element: ElementHandle | None, 
     is still loading (Chrome holds page commands until the new document commits)."""
     lines: list[str] = []
     navigating = effects.navigation is not None and not effects.navigation.finished
-    if element is not None and not navigating and conn.features.dialogs.open is None:
-        params = {"functionDeclaration": ELEMENT_STATE, "objectId": element.object_id, "returnByValue": True}
+    blocked = conn.features.dialogs.open is not None or conn.features.debugger.paused is not None
+    if element is not None and not navigating and not blocked:
+        params = {
+            "functionDeclaration": ELEMENT_STATE,
+            "objectId": element.object_id,
+            "returnByValue": True,
+            "silent": True,
+        }
         try:
             send = element.session.send("Runtime.callFunctionOn", params, timeout_s=CONTEXT_TIMEOUT_S)
-            state = str((await conn.features.dialogs.unless_dialog(send)).get("result", {}).get("value") or "")
+            state = str((await conn.features.unless_blocked(send)).get("result", {}).get("value") or "")
         except (DialogOpenError, CdpCommandError, CdpTimeoutError):
             state = ""  # gone with a navigation, blocked by a dialog that just opened, or a page too busy
         if state:

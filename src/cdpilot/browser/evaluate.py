@@ -20,13 +20,14 @@ async def evaluate(conn: BrowserConnection, expression: str, *, await_promise: b
     params = {
         "expression": expression,
         "returnByValue": True,
-        "awaitPromise": await_promise,
+        # A paused page runs no microtasks, so no promise can settle (and awaiting one never ends).
+        "awaitPromise": await_promise and conn.features.debugger.paused is None,
         "userGesture": True,
         "timeout": timeout_ms,  # ends a busy loop in the page, not only our wait
     }
     try:
         async with asyncio.timeout(timeout_ms / 1000):
-            reply = await conn.features.dialogs.unless_dialog(
+            reply = await conn.features.unless_blocked(
                 conn.page.send("Runtime.evaluate", params, timeout_s=timeout_ms / 1000 + 1)
             )
     except TimeoutError as exc:

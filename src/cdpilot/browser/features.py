@@ -1,18 +1,36 @@
-"""Per-page collectors that must see events from the moment a page becomes current.
+"""Per-page collectors that must see events from the moment a page becomes current, and
+the one race that keeps a blocked page from hanging a call.
 
-Console messages, network requests and dialogs cannot be fetched after the fact, so
-`BrowserConnection` attaches every feature to each page session it makes current.
+Console messages, network requests, dialogs and debugger pauses cannot be fetched after
+the fact, so `BrowserConnection` attaches every feature to each page session it makes
+current.
+
+Two things stop a page from answering commands that need its main thread: an open
+alert/confirm/prompt (the thread is inside ``alert()``) and a debugger pause (it runs only
+the debugger's own loop). `PageFeatures.unless_blocked` races an operation against both:
+the caller gets a prompt `DialogOpenError` or `ExecutionPausedError` while the stalled
+command finishes in the background under its own deadline, its result ignored. A pause
+that was already in place when the operation started does not count: reading the DOM,
+evaluating and screenshots work while paused; what needs the page running checks
+`raise_if_blocked` first.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from cdpilot.browser.console import ConsoleLog
-from cdpilot.browser.dialogs import DialogWatcher
+from cdpilot.browser.debugger import PageDebugger
+from cdpilot.browser.dialogs import DialogOpenError, DialogWatcher
 from cdpilot.browser.network import NetworkLog
 from cdpilot.cdp import CdpSession
+from cdpilot.errors import StateError
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -20,6 +38,70 @@ class PageFeatures:
     console: ConsoleLog = field(default_factory=ConsoleLog)
     network: NetworkLog = field(default_factory=NetworkLog)
     dialogs: DialogWatcher = field(default_factory=DialogWatcher)
+    debugger: PageDebugger = field(default_factory=PageDebugger)
+    _stalled: set[asyncio.Future[Any]] = field(default_factory=set)  # commands that outlived their caller
 
     async def attach(self, session: CdpSession) -> None:
-        await asyncio.gather(self.console.attach(session), self.network.attach(session), self.dialogs.attach(session))
+        await asyncio.gather(
+            self.console.attach(session),
+            self.network.attach(session),
+            self.dialogs.attach(session),
+            self.debugger.attach(session),
+        )
+
+    def raise_if_blocked(self) -> None:
+        """For work that needs the page's main thread running: a StateError if it is not."""
+        self.dialogs.raise_if_open()
+        self.debugger.raise_if_paused()
+
+    async def unless_blocked(self, operation: Awaitable[T]) -> T:
+        """Run `operation`; if a dialog is (or becomes) open, or execution pauses in the
+        meantime, stop waiting and raise the StateError that says so and what to do."""
+        pauses_before = self.debugger.pause_count
+        if self.dialogs.open is not None:
+            _discard(operation)
+            raise DialogOpenError(self.dialogs.open)
+        task = asyncio.ensure_future(operation)
+        try:
+            while not task.done():
+                blocked = self._blocker(pauses_before)
+                if blocked is not None:
+                    self._let_finish(task)
+                    raise blocked
+                watches = {
+                    asyncio.ensure_future(self.dialogs.wait_open()),
+                    asyncio.ensure_future(self.debugger.wait_pause(pauses_before)),
+                }
+                try:
+                    await asyncio.wait({task, *watches}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for watch in watches:
+                        watch.cancel()
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
+        return task.result()
+
+    def _blocker(self, pauses_before: int) -> StateError | None:
+        if self.dialogs.open is not None:
+            return DialogOpenError(self.dialogs.open)
+        return self.debugger.pause_blocking(pauses_before)
+
+    def _let_finish(self, task: asyncio.Future[Any]) -> None:
+        """Keep a stalled command alive until its reply or its deadline; its outcome is dropped
+        (its caller has moved on: a late failure, deadline or page gone, is nobody's)."""
+        self._stalled.add(task)
+        task.add_done_callback(self._forget)
+
+    def _forget(self, task: asyncio.Future[Any]) -> None:
+        self._stalled.discard(task)
+        if not task.cancelled():
+            task.exception()
+
+
+def _discard(operation: Awaitable[object]) -> None:
+    """An operation that will not run: close it, so no 'never awaited' warning is raised."""
+    if inspect.iscoroutine(operation):
+        operation.close()
+    elif isinstance(operation, asyncio.Future):
+        operation.cancel()

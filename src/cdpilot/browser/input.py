@@ -101,7 +101,7 @@ async def fill(
             if await _call(conn, element, PREPARE_FILL, clear) == "selected" and not text:
                 await _keys(conn, parse_key("Delete"))
             if text:
-                await conn.features.dialogs.unless_dialog(conn.page.send("Input.insertText", {"text": text}))
+                await conn.features.unless_blocked(conn.page.send("Input.insertText", {"text": text}))
             outcome.append(await _call(conn, element, COMMIT_CHANGE))
         if submit:
             await _keys(conn, parse_key("Enter"))
@@ -181,9 +181,9 @@ async def _actionable_point(
 ) -> tuple[float, float]:
     """Wait until the element can be acted on; scroll it in; its centre, if it is the hit target there."""
     await _wait_actionable(conn, element, timeout_ms, need_enabled=need_enabled, need_editable=False)
-    dialogs, session, target = conn.features.dialogs, element.session, {"objectId": element.object_id}
-    await dialogs.unless_dialog(session.send("DOM.scrollIntoViewIfNeeded", target))
-    quads = (await dialogs.unless_dialog(session.send("DOM.getContentQuads", target)))["quads"]
+    features, session, target = conn.features, element.session, {"objectId": element.object_id}
+    await features.unless_blocked(session.send("DOM.scrollIntoViewIfNeeded", target))
+    quads = (await features.unless_blocked(session.send("DOM.getContentQuads", target)))["quads"]
     centres = [(sum(q[0::2]) / 4, sum(q[1::2]) / 4) for q in quads if _area(q) > 0]
     if not centres:
         raise _not_actionable(element, "hidden:no box on screen", timeout_ms)
@@ -202,6 +202,7 @@ async def _actionable_point(
 async def _wait_actionable(
     conn: BrowserConnection, element: ElementHandle, timeout_ms: int, *, need_enabled: bool, need_editable: bool
 ) -> None:
+    conn.features.raise_if_blocked()  # the check below waits on animation frames: a paused page renders none
     budget_s = timeout_ms / 1000 + RENDER_GRACE_S
     try:
         problem = await _call(
@@ -266,12 +267,12 @@ def _no_such_option(element: ElementHandle, by: str, wanted: str, reply: dict[st
 
 
 async def _mouse(conn: BrowserConnection, params: dict[str, Any]) -> None:
-    await conn.features.dialogs.unless_dialog(conn.page.send("Input.dispatchMouseEvent", params))
+    await conn.features.unless_blocked(conn.page.send("Input.dispatchMouseEvent", params))
 
 
 async def _keys(conn: BrowserConnection, keypress: KeyPress) -> None:
     for event in key_events(keypress):
-        await conn.features.dialogs.unless_dialog(conn.page.send("Input.dispatchKeyEvent", event))
+        await conn.features.unless_blocked(conn.page.send("Input.dispatchKeyEvent", event))
 
 
 async def _call(
@@ -289,9 +290,10 @@ async def _call(
         "arguments": [{"value": arg} for arg in args],
         "returnByValue": True,
         "awaitPromise": await_promise,
+        "silent": True,  # our own scripts: an exception in them must not pause a page set to pause on all
     }
     try:
-        reply = await conn.features.dialogs.unless_dialog(
+        reply = await conn.features.unless_blocked(
             element.session.send("Runtime.callFunctionOn", params, timeout_s=timeout_s)
         )
     except CdpCommandError as exc:  # the element's document went away (navigation, frame removed)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cdpilot.browser.connection import BrowserConnection
+from cdpilot.browser.debugger import ExecutionPausedError, Pause
 from cdpilot.browser.urls import normalize_url
 from cdpilot.cdp import CdpSession, EventStream
 from cdpilot.errors import ArgumentError, CdpTimeoutError, ExecutionError, FieldProblem, StateError
@@ -36,6 +37,7 @@ class NavigationResult:
     status: int | None
     wait_until: str
     elapsed_ms: int
+    pause: Pause | None = None  # the new page's scripts paused in the debugger before `wait_until`
 
 
 async def navigate(
@@ -118,6 +120,8 @@ async def _run(
     loop = asyncio.get_running_loop()
     started = loop.time()
     lifecycle = LIFECYCLE_EVENT_FOR[wait_until]
+    pause: Pause | None = None
+    status: int | None = None
     try:
         async with asyncio.timeout(timeout_ms / 1000):
             # Chrome names a page's main frame after its target; asking (Page.getFrameTree)
@@ -128,7 +132,11 @@ async def _run(
                 "Page.frameNavigated", "Page.navigatedWithinDocument", "Page.lifecycleEvent", "Network.responseReceived"
             ) as events:
                 await trigger()
-                status = await _until_loaded(events, main_frame, lifecycle)
+                loaded = asyncio.wait_for(_until_loaded(events, main_frame, lifecycle), timeout_ms / 1000)
+                try:
+                    status = await conn.features.unless_blocked(loaded)
+                except ExecutionPausedError as exc:  # a breakpoint in the new page's scripts: report it now
+                    pause = exc.pause
             final_url, title = await _where_we_are(page)
     except TimeoutError as exc:
         raise CdpTimeoutError(
@@ -136,7 +144,7 @@ async def _run(
             f"(waited for the main frame's {lifecycle} lifecycle event)."
         ) from exc
     conn.remember_location(final_url, title)
-    return NavigationResult(final_url, title, status, wait_until, round((loop.time() - started) * 1000))
+    return NavigationResult(final_url, title, status, wait_until, round((loop.time() - started) * 1000), pause)
 
 
 async def _until_loaded(events: EventStream, main_frame: str, lifecycle: str) -> int | None:

@@ -1,0 +1,47 @@
+"""`PageFeatures.unless_blocked` and a debugger pause, on a real Chromium.
+
+A command whose page code pauses is not answered until resume: the race must end the
+wait at once with the pause. A pause that was already there does not block reading.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from cdpilot.browser import BrowserConnection
+from cdpilot.browser.debugger import ExecutionPausedError
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+PROMPT_S = 3.0
+
+
+def evaluate(browser: BrowserConnection, expression: str) -> Any:
+    return browser.page.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+
+
+async def test_a_pause_ends_the_wait_and_an_existing_pause_does_not_block_reading(browser: BrowserConnection) -> None:
+    debugger = browser.features.debugger
+    await debugger.enable()
+    try:
+        started = time.monotonic()
+        with pytest.raises(ExecutionPausedError) as caught:
+            await browser.features.unless_blocked(evaluate(browser, "window.step = 1; debugger; window.step = 2"))
+        assert time.monotonic() - started < PROMPT_S
+        assert caught.value.pause.reason == "debugger statement"
+        assert debugger.paused is caught.value.pause
+
+        reply = await browser.features.unless_blocked(evaluate(browser, "window.step"))
+        assert reply["result"]["value"] == 1  # evaluated while paused: the line after debugger; has not run
+
+        with pytest.raises(ExecutionPausedError, match=r"Execution is paused \(debugger statement\)"):
+            browser.features.raise_if_blocked()
+        outcome = await debugger.resume(2000)
+        assert outcome.pause is None and not outcome.busy
+        reply = await browser.features.unless_blocked(evaluate(browser, "window.step"))
+        assert reply["result"]["value"] == 2
+    finally:
+        await debugger.disable()
