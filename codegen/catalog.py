@@ -26,6 +26,10 @@ class SchemaFileError(Exception):
         self.path, self.rule, self.message = path, rule, message
 
 
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
 @dataclass(frozen=True)
 class GranularTool:
     """A tool with its own handler and argument model (every legacy tool is one)."""
@@ -63,16 +67,50 @@ class GranularTool:
 
     @property
     def model_name(self) -> str:
-        return "".join(part.capitalize() for part in self.name.split("_")) + "Args"
+        return _camel(self.name) + "Args"
+
+
+@dataclass(frozen=True)
+class Route:
+    """One rule of a routes-form smart tool: the granular tool it calls, and when.
+
+    ``present`` matches when that argument is given (not null); ``equals`` when the argument
+    (or, for a router-own property, its default) equals the value. Neither: the fallback.
+    """
+
+    tool: str
+    present: str | None = None
+    equals: tuple[str, Any] | None = None
+
+    @property
+    def is_fallback(self) -> bool:
+        return self.present is None and self.equals is None
+
+    @classmethod
+    def from_raw(cls, raw: Any) -> Route:
+        """Lenient: a malformed rule still becomes a Route; the lint reports its shape."""
+        rule = raw if isinstance(raw, dict) else {}
+        present, equals = rule.get("when_present"), rule.get("when_equals")
+        return cls(
+            str(rule.get("tool", "")),
+            present if isinstance(present, str) else None,
+            next(iter(equals.items())) if isinstance(equals, dict) and len(equals) == 1 else None,
+        )
 
 
 @dataclass(frozen=True)
 class SmartTool:
-    """A consolidated tool: declared as action -> granular tool, built by codegen."""
+    """A consolidated tool, built by codegen from one of two declared forms.
+
+    The actions form maps a discriminator value to each granular tool; the routes form
+    picks the granular tool by rules over the arguments (``x-cdpilot.routes``), optionally
+    with router-own properties that the router consumes.
+    """
 
     name: str
     path: Path
     raw: dict[str, Any]
+    own_properties: dict[str, Any] = field(default_factory=dict)  # router-own, $refs inlined
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -82,6 +120,27 @@ class SmartTool:
     @property
     def description(self) -> str:
         return str(self.raw.get("description", ""))
+
+    @property
+    def uses_routes(self) -> bool:
+        return "routes" in self.meta
+
+    @property
+    def routes(self) -> tuple[Route, ...]:
+        raw = self.meta.get("routes")
+        return tuple(Route.from_raw(rule) for rule in raw) if isinstance(raw, list) else ()
+
+    @property
+    def targets(self) -> list[str]:
+        """The granular tools this tool stands for, in declaration order (either form)."""
+        if self.uses_routes:
+            return [route.tool for route in self.routes]
+        return list(self.actions.values())
+
+    @property
+    def routing_model_name(self) -> str:
+        """The model of the router-own properties ("Routing", so never a granular "...Args")."""
+        return _camel(self.name) + "Routing"
 
     @property
     def discriminator(self) -> str:
@@ -176,10 +235,13 @@ def load_catalog(root: Path) -> Catalog:
     for path in sorted((catalog.root / "smart").glob("*.json")):
         try:
             raw = _read_json(path)
+            cache[path] = raw
+            own = resolve_refs(raw.get("properties", {}), path, cache)
+            own = own if isinstance(own, dict) else {}  # the lint reports a non-object
         except SchemaFileError as exc:
             catalog.load_errors.append(exc)
             continue
-        _add(catalog, catalog.smart, SmartTool(path.stem, path, raw))
+        _add(catalog, catalog.smart, SmartTool(path.stem, path, raw, own))
     return catalog
 
 

@@ -5,7 +5,7 @@ All findings are collected before failing, so one run shows every problem at onc
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +13,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from codegen.catalog import HINTS, MODES, NAME_PATTERN, VENDOR_KEY, Catalog, GranularTool, SmartTool
-from codegen.smart import input_schema, merged_properties
+from codegen.lint_routes import route_rules, route_shape
+from codegen.smart import choose_route, input_schema, merged_properties, spellings
 
 SMART_TOOL_BUDGET = 20
 # Resolvers the registry knows (src/cdpilot/registry.py DEFAULT_RESOLVERS; a test keeps them equal).
@@ -28,9 +29,10 @@ _GRANULAR_KEYS = {
     "required",
     "examples",
 }
-_SMART_KEYS = {"$schema", "description", "examples"}
+_SMART_KEYS = {"$schema", "description", "examples", "properties"}
 _GRANULAR_META = {"group", "modes", "annotations", "defaults"}
-_SMART_META = {"group", "discriminator", "actions", "default_action", "annotations"}
+_ACTIONS_FORM = ("actions", "discriminator", "default_action")
+_SMART_META = {"group", *_ACTIONS_FORM, "routes", "annotations"}
 
 
 @dataclass(frozen=True, order=True)
@@ -80,11 +82,7 @@ def _granular(tool: GranularTool) -> Iterator[tuple[str, str]]:
         yield "schema-type", 'the input schema must have "type": "object"'
     if tool.resolved.get("additionalProperties") is not False:
         yield "additional-properties", 'the input schema must set "additionalProperties": false'
-    for prop, schema in tool.properties.items():
-        if not NAME_PATTERN.match(prop):
-            yield "property-name", f"property {prop!r} must be lower_snake"
-        if not isinstance(schema, dict) or not str(schema.get("description", "")).strip():
-            yield "property-description", f"property {prop!r} needs a description"
+    yield from _property_rules(tool.properties)
     for name in tool.required:
         if name not in tool.properties:
             yield "required", f"required property {name!r} is not declared"
@@ -104,6 +102,14 @@ def _granular(tool: GranularTool) -> Iterator[tuple[str, str]]:
     yield from _examples(raw.get("examples"), tool.resolved)
 
 
+def _property_rules(properties: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    for prop, schema in properties.items():
+        if not NAME_PATTERN.match(prop):
+            yield "property-name", f"property {prop!r} must be lower_snake"
+        if not isinstance(schema, dict) or not str(schema.get("description", "")).strip():
+            yield "property-description", f"property {prop!r} needs a description"
+
+
 def _annotations(value: Any, *, full: bool) -> Iterator[tuple[str, str]]:
     if not isinstance(value, dict):
         yield "annotations", "x-cdpilot.annotations must be an object"
@@ -120,7 +126,8 @@ def _annotations(value: Any, *, full: bool) -> Iterator[tuple[str, str]]:
                 yield "annotations", f"annotations.{hint_name} must be true or false"
 
 
-def _examples(examples: Any, schema: dict[str, Any]) -> Iterator[tuple[str, str]]:
+def _examples(examples: Any, schema: dict[str, Any], names: Sequence[str] = ()) -> Iterator[tuple[str, str]]:
+    """Each example against ``schema``; ``names`` (default "example <index>") say which one failed."""
     if not isinstance(examples, list):
         return
     try:
@@ -130,9 +137,10 @@ def _examples(examples: Any, schema: dict[str, Any]) -> Iterator[tuple[str, str]
         return
     validator = Draft202012Validator(schema)
     for index, example in enumerate(examples):
+        name = names[index] if index < len(names) else f"example {index}"
         for error in validator.iter_errors(example):
             where = "/".join(str(p) for p in error.absolute_path) or "(root)"
-            yield "examples", f"example {index} is invalid at {where}: {error.message}"
+            yield "examples", f"{name} is invalid at {where}: {error.message}"
 
 
 def _smart(catalog: Catalog, tool: SmartTool) -> Iterator[tuple[str, str]]:
@@ -141,6 +149,24 @@ def _smart(catalog: Catalog, tool: SmartTool) -> Iterator[tuple[str, str]]:
     for key in sorted(set(meta) - _SMART_META):
         yield "vendor-key", f"unexpected x-cdpilot key {key!r}"
     yield from _annotations(meta.get("annotations", {}), full=False)
+    mixed = [key for key in _ACTIONS_FORM if key in meta]
+    if tool.uses_routes and mixed:
+        yield (
+            "smart-form",
+            f"x-cdpilot has both routes and {', '.join(mixed)}; a smart tool uses exactly one form, actions or routes",
+        )
+    elif tool.uses_routes:
+        yield from _routes_form(catalog, tool)
+    elif "actions" in meta:
+        yield from _actions_form(catalog, tool)
+    else:
+        yield "smart-form", "declare x-cdpilot.actions (action -> granular tool) or x-cdpilot.routes (rules)"
+
+
+def _actions_form(catalog: Catalog, tool: SmartTool) -> Iterator[tuple[str, str]]:
+    meta = tool.meta
+    if "properties" in tool.raw:
+        yield "smart-form", 'top-level "properties" are router-own properties, which only the routes form has'
     if not NAME_PATTERN.match(tool.discriminator):
         yield "vendor-key", "x-cdpilot.discriminator must be a lower_snake name"
     actions = meta.get("actions")
@@ -161,33 +187,58 @@ def _smart(catalog: Catalog, tool: SmartTool) -> Iterator[tuple[str, str]]:
             yield "discriminator-clash", f"{target!r} has a property named {tool.discriminator!r}"
     if tool.default_action is not None and tool.default_action not in actions:
         yield "default-action", f"default_action {tool.default_action!r} is not one of the actions"
+    yield from _built(catalog, tool, "actions")
+
+
+def _routes_form(catalog: Catalog, tool: SmartTool) -> Iterator[tuple[str, str]]:
+    shape = list(route_shape(tool))
+    yield from shape
+    if shape or any(target in catalog.unloadable for target in tool.targets):
+        return  # typed routes would misread a malformed declaration; a broken target is reported on its own
+    yield from _property_rules(tool.own_properties)
+    yield from route_rules(catalog, tool)
+    yield from _built(catalog, tool, "targets")
+
+
+def _built(catalog: Catalog, tool: SmartTool, members: str) -> Iterator[tuple[str, str]]:
+    """What both forms share: one schema per merged property, and examples valid before and after routing."""
     _, conflicts = merged_properties(catalog, tool)
     for c in conflicts:
         yield (
             "merge",
             (
-                f"property {c.prop!r} differs between actions {c.first_action!r} and {c.second_action!r}; "
+                f"property {c.prop!r} differs between {members} {c.first!r} and {c.second!r}; "
                 "a shared property must have one schema (use a shared $ref)"
             ),
         )
-    flat = input_schema(catalog, tool)
-    yield from _examples(tool.raw.get("examples"), flat)
+    yield from _examples(tool.raw.get("examples"), input_schema(catalog, tool))
     for index, example in enumerate(tool.raw.get("examples") or []):
-        action = example.get(tool.discriminator, tool.default_action) if isinstance(example, dict) else None
-        target = actions.get(action) if isinstance(action, str) else None
-        if target in catalog.granular and isinstance(example, dict):
-            rest = {k: v for k, v in example.items() if k != tool.discriminator}
-            for rule, message in _examples([rest], catalog.granular[target].resolved):
+        routed = _as_granular_call(tool, example) if isinstance(example, dict) else None
+        if routed is not None and routed[0] in catalog.granular:
+            target, rest = routed
+            for rule, message in _examples([rest], catalog.granular[target].resolved, [f"example {index} as {target}"]):
                 if rule != "schema-invalid":  # reported on the granular file itself
-                    yield rule, f"{message} (example {index} as {target})"
+                    yield rule, message
+
+
+def _as_granular_call(tool: SmartTool, example: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The granular tool and arguments the registry would make of an example."""
+    if tool.uses_routes:
+        route = choose_route(tool, example)
+        rest = {k: v for k, v in example.items() if k not in tool.own_properties}
+        return None if route is None else (route.tool, rest)
+    action = example.get(tool.discriminator, tool.default_action)
+    target = tool.actions.get(action) if isinstance(action, str) else None
+    rest = {k: v for k, v in example.items() if k != tool.discriminator}
+    return None if target is None else (target, rest)
 
 
 def _catalog_rules(catalog: Catalog) -> list[Finding]:
     findings: list[Finding] = []
     mapped: dict[str, list[str]] = {}
     for smart in catalog.smart.values():
-        for action, target in smart.actions.items():
-            mapped.setdefault(target, []).append(f"{smart.name}(action={action!r})")
+        for target, spelled in spellings(smart):
+            mapped.setdefault(target, []).append(spelled)
     for tool in catalog.granular.values():
         if "legacy" not in tool.modes or "smart" in tool.modes:
             continue
@@ -198,7 +249,7 @@ def _catalog_rules(catalog: Catalog) -> list[Finding]:
                     catalog.rel(tool.path),
                     "mapping",
                     f"legacy tool {tool.name!r} has no smart counterpart (add it to a smart tool's "
-                    'actions, or put "smart" in its modes)',
+                    'actions or routes, or put "smart" in its modes)',
                 )
             )
         elif len(uses) > 1:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 import re
-import typing
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from cdpilot_generated.catalog import DISPATCH, TOOLS, Rule, RuleRoute
+from cdpilot_generated.models import EnableDebugToolsRouting
 from mcp.shared.exceptions import MCPError
 
 from cdpilot.context import Mode, Settings, ToolContext, ToolResult
@@ -27,7 +28,10 @@ class FakeConnections:
 
 
 class Recorder:
-    """Stands in for every handler; remembers the validated model it was given."""
+    """Stands in for every handler of the generated catalog; remembers the validated model it was given.
+
+    Built from the catalog, not from the shipped table, so the pipeline is tested on its own.
+    """
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, Any]] = []
@@ -35,19 +39,17 @@ class Recorder:
         self.raise_: Exception | None = None
 
     def table(self) -> dict[str, Any]:
-        table = {}
-        for name, real in HANDLERS.items():
-            table[name] = self._make(name, real)
-        return table
+        return {name: self._make(name, route.model) for name, route in TOOLS.items()}
 
-    def _make(self, name: str, real: Any) -> Any:
+    def _make(self, name: str, model: type[Any]) -> Any:
         async def handler(args: Any, ctx: ToolContext) -> ToolResult:
             self.calls.append((name, args))
             if self.raise_ is not None:
                 raise self.raise_
             return ToolResult(self.answer)
 
-        handler.__annotations__ = typing.get_type_hints(real)  # so the handler check sees the real model
+        # So the handler check sees the tool's model, as in a real handler's signature.
+        handler.__annotations__ = {"args": model, "ctx": ToolContext, "return": ToolResult}
         return handler
 
 
@@ -126,6 +128,124 @@ async def test_smart_default_action() -> None:
     registry, recorder, _ = make_registry("smart", active="browser-1")
     await registry.call("navigate", {"url": "http://127.0.0.1/"})
     assert recorder.calls[0][0] == "navigate"
+
+
+def test_the_generated_rule_routes_of_the_debugger_tools() -> None:
+    assert DISPATCH["smart"]["evaluate"] == RuleRoute(
+        "evaluate",
+        None,
+        (Rule(TOOLS["debugger_evaluate_on_call_frame"], "call_frame_id", None), Rule(TOOLS["evaluate_js"], None, None)),
+    )
+    assert DISPATCH["smart"]["enable_debug_tools"] == RuleRoute(
+        "enable_debug_tools",
+        EnableDebugToolsRouting,
+        (
+            Rule(TOOLS["debugger_disable"], None, ("enabled", False)),
+            Rule(TOOLS["debugger_skip_all_pauses"], "skip_all_pauses", None),
+            Rule(TOOLS["debugger_enable"], None, None),
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "tool"),
+    [
+        ({"expression": "x", "call_frame_id": 0}, "debugger_evaluate_on_call_frame"),
+        ({"expression": "x", "call_frame_id": "frame-1"}, "debugger_evaluate_on_call_frame"),
+        ({"expression": "x"}, "evaluate_js"),
+    ],
+)
+async def test_rule_routing_by_presence_and_fallback(arguments: dict[str, Any], tool: str) -> None:
+    registry, recorder, _ = make_registry("smart", active="browser-1")
+    result = await registry.call("evaluate", arguments)
+    assert not result.is_error, text_of(result)
+    [(name, args)] = recorder.calls
+    assert name == tool
+    assert args.model_dump(exclude_defaults=True) == {**arguments, "connection_id": "browser-1"}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "tool", "passed"),
+    [
+        ({}, "debugger_enable", {}),  # enabled defaults to true
+        ({"enabled": True}, "debugger_enable", {}),
+        ({"enabled": False}, "debugger_disable", {}),
+        ({"skip_all_pauses": True}, "debugger_skip_all_pauses", {"skip_all_pauses": True}),
+        ({"enabled": True, "skip_all_pauses": False}, "debugger_skip_all_pauses", {"skip_all_pauses": False}),
+    ],
+)
+async def test_rule_routing_by_equality_counts_the_default_and_consumes_own_properties(
+    arguments: dict[str, Any], tool: str, passed: dict[str, Any]
+) -> None:
+    registry, recorder, _ = make_registry("smart", active="browser-1")
+    result = await registry.call("enable_debug_tools", arguments)
+    assert not result.is_error, text_of(result)
+    [(name, args)] = recorder.calls
+    assert name == tool
+    assert args.model_dump() == {**passed, "connection_id": "browser-1"}  # no "enabled": consumed
+
+
+async def test_a_mistyped_router_own_property_is_refused_not_routed() -> None:
+    registry, recorder, _ = make_registry("smart")
+    result = await registry.call("enable_debug_tools", {"enabled": 0})
+    assert text_of(result).startswith(
+        "Invalid arguments for enable_debug_tools:\n- enabled: expected a valid boolean, got 0"
+    )
+    assert recorder.calls == []
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "problem"),
+    [
+        (
+            "evaluate",
+            {"expression": "x", "call_frame_id": 0, "await_promise": False},
+            "await_promise: expected no such parameter for evaluate with call_frame_id "
+            "(parameters: call_frame_id, expression, timeout_ms, connection_id), got False",
+        ),
+        (
+            "evaluate",
+            {"expression": "x", "frame": 0},
+            "frame: expected no such parameter for evaluate without call_frame_id "
+            "(parameters: expression, await_promise, timeout_ms, connection_id), got 0",
+        ),
+        (
+            "enable_debug_tools",
+            {"enabled": False, "skip_all_pauses": True},
+            "skip_all_pauses: expected no such parameter for enable_debug_tools with enabled=false "
+            "(parameters: connection_id), got True",
+        ),
+        (
+            "enable_debug_tools",
+            {"bogus": 1},
+            "bogus: expected no such parameter for enable_debug_tools without enabled=false or skip_all_pauses "
+            "(parameters: connection_id), got 1",
+        ),
+    ],
+)
+async def test_a_rule_routed_validation_error_names_the_route_and_why(
+    tool: str, arguments: dict[str, Any], problem: str
+) -> None:
+    registry, _, _ = make_registry("smart", active="browser-1")
+    text = text_of(await registry.call(tool, arguments))
+    label = problem.split(" for ", 1)[1].split(" (", 1)[0]
+    assert text.startswith(f"Invalid arguments for {label}:\n- {problem}")
+
+
+async def test_a_single_rule_tool_is_named_as_itself() -> None:
+    registry, _, _ = make_registry("smart", active="browser-1")
+    text = text_of(await registry.call("call_stack", {"max_frames": 99}))
+    assert text.startswith("Invalid arguments for call_stack:\n- max_frames: expected less than or equal to 30, got 99")
+
+
+async def test_suggestions_spell_route_targets_as_smart_mode_calls_them() -> None:
+    registry, recorder, _ = make_registry("smart", active="browser-1")
+    recorder.raise_ = StateError(
+        "Not paused.",
+        suggestion="Use {tool:debugger_disable}, {tool:debugger_evaluate_on_call_frame} or {tool:evaluate_js}.",
+    )
+    result = await registry.call("call_stack", {})
+    assert text_of(result).endswith("Use enable_debug_tools(enabled=false), evaluate(call_frame_id=…) or evaluate().")
 
 
 async def test_connection_id_defaults_to_the_active_connection_and_explicit_input_wins() -> None:

@@ -33,6 +33,29 @@ class ActionRoute:
     actions: Mapping[str, ToolRoute]
 
 
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One routing rule: ``tool`` serves the call when ``present`` is given (not null) or
+    ``equals`` holds (property, value); a rule with neither is the fallback."""
+
+    tool: ToolRoute
+    present: str | None
+    equals: tuple[str, object] | None
+
+
+@dataclass(frozen=True, slots=True)
+class RuleRoute:
+    """A consolidated smart tool routed by rules, tried in order; the last is the fallback.
+
+    ``own`` validates the router-own properties and fills their defaults (``equals`` counts
+    a default); the router consumes them, so the granular model never sees them.
+    """
+
+    name: str
+    own: type[BaseModel] | None
+    rules: tuple[Rule, ...]
+
+
 TOOLS: Final[Mapping[str, ToolRoute]] = {
     'browser_emulate_media': ToolRoute('browser_emulate_media', models.BrowserEmulateMediaArgs, {'connection_id': 'active_connection'}),
     'browser_screenshot': ToolRoute('browser_screenshot', models.BrowserScreenshotArgs, {'connection_id': 'active_connection'}),
@@ -44,6 +67,20 @@ TOOLS: Final[Mapping[str, ToolRoute]] = {
     'chrome_switch_connection': ToolRoute('chrome_switch_connection', models.ChromeSwitchConnectionArgs, {}),
     'click_element': ToolRoute('click_element', models.ClickElementArgs, {'connection_id': 'active_connection'}),
     'close_target': ToolRoute('close_target', models.CloseTargetArgs, {'connection_id': 'active_connection'}),
+    'debugger_disable': ToolRoute('debugger_disable', models.DebuggerDisableArgs, {'connection_id': 'active_connection'}),
+    'debugger_enable': ToolRoute('debugger_enable', models.DebuggerEnableArgs, {'connection_id': 'active_connection'}),
+    'debugger_evaluate_on_call_frame': ToolRoute('debugger_evaluate_on_call_frame', models.DebuggerEvaluateOnCallFrameArgs, {'connection_id': 'active_connection'}),
+    'debugger_get_call_stack': ToolRoute('debugger_get_call_stack', models.DebuggerGetCallStackArgs, {'connection_id': 'active_connection'}),
+    'debugger_list_breakpoints': ToolRoute('debugger_list_breakpoints', models.DebuggerListBreakpointsArgs, {'connection_id': 'active_connection'}),
+    'debugger_pause': ToolRoute('debugger_pause', models.DebuggerPauseArgs, {'connection_id': 'active_connection'}),
+    'debugger_remove_breakpoint': ToolRoute('debugger_remove_breakpoint', models.DebuggerRemoveBreakpointArgs, {'connection_id': 'active_connection'}),
+    'debugger_resume': ToolRoute('debugger_resume', models.DebuggerResumeArgs, {'connection_id': 'active_connection'}),
+    'debugger_set_breakpoint': ToolRoute('debugger_set_breakpoint', models.DebuggerSetBreakpointArgs, {'connection_id': 'active_connection'}),
+    'debugger_set_pause_on_exceptions': ToolRoute('debugger_set_pause_on_exceptions', models.DebuggerSetPauseOnExceptionsArgs, {'connection_id': 'active_connection'}),
+    'debugger_skip_all_pauses': ToolRoute('debugger_skip_all_pauses', models.DebuggerSkipAllPausesArgs, {'connection_id': 'active_connection'}),
+    'debugger_step_into': ToolRoute('debugger_step_into', models.DebuggerStepIntoArgs, {'connection_id': 'active_connection'}),
+    'debugger_step_out': ToolRoute('debugger_step_out', models.DebuggerStepOutArgs, {'connection_id': 'active_connection'}),
+    'debugger_step_over': ToolRoute('debugger_step_over', models.DebuggerStepOverArgs, {'connection_id': 'active_connection'}),
     'evaluate_js': ToolRoute('evaluate_js', models.EvaluateJsArgs, {'connection_id': 'active_connection'}),
     'fill_element': ToolRoute('fill_element', models.FillElementArgs, {'connection_id': 'active_connection'}),
     'get_console_logs': ToolRoute('get_console_logs', models.GetConsoleLogsArgs, {'connection_id': 'active_connection'}),
@@ -65,8 +102,25 @@ TOOLS: Final[Mapping[str, ToolRoute]] = {
     'wait_for': ToolRoute('wait_for', models.WaitForArgs, {'connection_id': 'active_connection'}),
 }
 
-DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute]]] = {
+DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]] = {
     "smart": {
+        'breakpoint': ActionRoute(
+            'breakpoint',
+            'action',
+            None,
+            {
+                'set': TOOLS['debugger_set_breakpoint'],
+                'remove': TOOLS['debugger_remove_breakpoint'],
+                'list': TOOLS['debugger_list_breakpoints'],
+            },
+        ),
+        'call_stack': RuleRoute(
+            'call_stack',
+            None,
+            (
+                Rule(TOOLS['debugger_get_call_stack'], None, None),
+            ),
+        ),
         'chrome': ActionRoute(
             'chrome',
             'action',
@@ -80,12 +134,30 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute]]] = {
             },
         ),
         'click_element': TOOLS['click_element'],
-        'evaluate': ActionRoute(
+        'enable_debug_tools': RuleRoute(
+            'enable_debug_tools',
+            models.EnableDebugToolsRouting,
+            (
+                Rule(TOOLS['debugger_disable'], None, ('enabled', False)),
+                Rule(TOOLS['debugger_skip_all_pauses'], 'skip_all_pauses', None),
+                Rule(TOOLS['debugger_enable'], None, None),
+            ),
+        ),
+        'evaluate': RuleRoute(
             'evaluate',
+            None,
+            (
+                Rule(TOOLS['debugger_evaluate_on_call_frame'], 'call_frame_id', None),
+                Rule(TOOLS['evaluate_js'], None, None),
+            ),
+        ),
+        'execution': ActionRoute(
+            'execution',
             'action',
-            'page',
+            None,
             {
-                'page': TOOLS['evaluate_js'],
+                'pause': TOOLS['debugger_pause'],
+                'resume': TOOLS['debugger_resume'],
             },
         ),
         'fill_element': TOOLS['fill_element'],
@@ -132,7 +204,24 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute]]] = {
                 'emulate_media': TOOLS['browser_emulate_media'],
             },
         ),
+        'pause_on_exceptions': RuleRoute(
+            'pause_on_exceptions',
+            None,
+            (
+                Rule(TOOLS['debugger_set_pause_on_exceptions'], None, None),
+            ),
+        ),
         'query_elements': TOOLS['query_elements'],
+        'step': ActionRoute(
+            'step',
+            'direction',
+            None,
+            {
+                'over': TOOLS['debugger_step_over'],
+                'into': TOOLS['debugger_step_into'],
+                'out': TOOLS['debugger_step_out'],
+            },
+        ),
         'target': ActionRoute(
             'target',
             'action',
@@ -157,6 +246,20 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute]]] = {
         'chrome_switch_connection': TOOLS['chrome_switch_connection'],
         'click_element': TOOLS['click_element'],
         'close_target': TOOLS['close_target'],
+        'debugger_disable': TOOLS['debugger_disable'],
+        'debugger_enable': TOOLS['debugger_enable'],
+        'debugger_evaluate_on_call_frame': TOOLS['debugger_evaluate_on_call_frame'],
+        'debugger_get_call_stack': TOOLS['debugger_get_call_stack'],
+        'debugger_list_breakpoints': TOOLS['debugger_list_breakpoints'],
+        'debugger_pause': TOOLS['debugger_pause'],
+        'debugger_remove_breakpoint': TOOLS['debugger_remove_breakpoint'],
+        'debugger_resume': TOOLS['debugger_resume'],
+        'debugger_set_breakpoint': TOOLS['debugger_set_breakpoint'],
+        'debugger_set_pause_on_exceptions': TOOLS['debugger_set_pause_on_exceptions'],
+        'debugger_skip_all_pauses': TOOLS['debugger_skip_all_pauses'],
+        'debugger_step_into': TOOLS['debugger_step_into'],
+        'debugger_step_out': TOOLS['debugger_step_out'],
+        'debugger_step_over': TOOLS['debugger_step_over'],
         'evaluate_js': TOOLS['evaluate_js'],
         'fill_element': TOOLS['fill_element'],
         'get_console_logs': TOOLS['get_console_logs'],
@@ -192,7 +295,21 @@ SPELLINGS: Final[Mapping[Mode, Mapping[str, str]]] = {
         'chrome_switch_connection': 'chrome(action="switch")',
         'click_element': 'click_element()',
         'close_target': 'target(action="close")',
-        'evaluate_js': 'evaluate(action="page")',
+        'debugger_disable': 'enable_debug_tools(enabled=false)',
+        'debugger_enable': 'enable_debug_tools()',
+        'debugger_evaluate_on_call_frame': 'evaluate(call_frame_id=…)',
+        'debugger_get_call_stack': 'call_stack()',
+        'debugger_list_breakpoints': 'breakpoint(action="list")',
+        'debugger_pause': 'execution(action="pause")',
+        'debugger_remove_breakpoint': 'breakpoint(action="remove")',
+        'debugger_resume': 'execution(action="resume")',
+        'debugger_set_breakpoint': 'breakpoint(action="set")',
+        'debugger_set_pause_on_exceptions': 'pause_on_exceptions()',
+        'debugger_skip_all_pauses': 'enable_debug_tools(skip_all_pauses=…)',
+        'debugger_step_into': 'step(direction="into")',
+        'debugger_step_out': 'step(direction="out")',
+        'debugger_step_over': 'step(direction="over")',
+        'evaluate_js': 'evaluate()',
         'fill_element': 'fill_element()',
         'get_console_logs': 'get_console_logs()',
         'get_network_request': 'network(action="get")',
@@ -223,6 +340,20 @@ SPELLINGS: Final[Mapping[Mode, Mapping[str, str]]] = {
         'chrome_switch_connection': 'chrome_switch_connection()',
         'click_element': 'click_element()',
         'close_target': 'close_target()',
+        'debugger_disable': 'debugger_disable()',
+        'debugger_enable': 'debugger_enable()',
+        'debugger_evaluate_on_call_frame': 'debugger_evaluate_on_call_frame()',
+        'debugger_get_call_stack': 'debugger_get_call_stack()',
+        'debugger_list_breakpoints': 'debugger_list_breakpoints()',
+        'debugger_pause': 'debugger_pause()',
+        'debugger_remove_breakpoint': 'debugger_remove_breakpoint()',
+        'debugger_resume': 'debugger_resume()',
+        'debugger_set_breakpoint': 'debugger_set_breakpoint()',
+        'debugger_set_pause_on_exceptions': 'debugger_set_pause_on_exceptions()',
+        'debugger_skip_all_pauses': 'debugger_skip_all_pauses()',
+        'debugger_step_into': 'debugger_step_into()',
+        'debugger_step_out': 'debugger_step_out()',
+        'debugger_step_over': 'debugger_step_over()',
         'evaluate_js': 'evaluate_js()',
         'fill_element': 'fill_element()',
         'get_console_logs': 'get_console_logs()',

@@ -21,6 +21,20 @@ from cdpilot_generated.models import (
     ChromeSwitchConnectionArgs,
     ClickElementArgs,
     CloseTargetArgs,
+    DebuggerDisableArgs,
+    DebuggerEnableArgs,
+    DebuggerEvaluateOnCallFrameArgs,
+    DebuggerGetCallStackArgs,
+    DebuggerListBreakpointsArgs,
+    DebuggerPauseArgs,
+    DebuggerRemoveBreakpointArgs,
+    DebuggerResumeArgs,
+    DebuggerSetBreakpointArgs,
+    DebuggerSetPauseOnExceptionsArgs,
+    DebuggerSkipAllPausesArgs,
+    DebuggerStepIntoArgs,
+    DebuggerStepOutArgs,
+    DebuggerStepOverArgs,
     EvaluateJsArgs,
     FillElementArgs,
     GetConsoleLogsArgs,
@@ -57,6 +71,20 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     chrome_switch_connection: Callable[[ChromeSwitchConnectionArgs, ContextT], Awaitable[ResultT]]
     click_element: Callable[[ClickElementArgs, ContextT], Awaitable[ResultT]]
     close_target: Callable[[CloseTargetArgs, ContextT], Awaitable[ResultT]]
+    debugger_disable: Callable[[DebuggerDisableArgs, ContextT], Awaitable[ResultT]]
+    debugger_enable: Callable[[DebuggerEnableArgs, ContextT], Awaitable[ResultT]]
+    debugger_evaluate_on_call_frame: Callable[[DebuggerEvaluateOnCallFrameArgs, ContextT], Awaitable[ResultT]]
+    debugger_get_call_stack: Callable[[DebuggerGetCallStackArgs, ContextT], Awaitable[ResultT]]
+    debugger_list_breakpoints: Callable[[DebuggerListBreakpointsArgs, ContextT], Awaitable[ResultT]]
+    debugger_pause: Callable[[DebuggerPauseArgs, ContextT], Awaitable[ResultT]]
+    debugger_remove_breakpoint: Callable[[DebuggerRemoveBreakpointArgs, ContextT], Awaitable[ResultT]]
+    debugger_resume: Callable[[DebuggerResumeArgs, ContextT], Awaitable[ResultT]]
+    debugger_set_breakpoint: Callable[[DebuggerSetBreakpointArgs, ContextT], Awaitable[ResultT]]
+    debugger_set_pause_on_exceptions: Callable[[DebuggerSetPauseOnExceptionsArgs, ContextT], Awaitable[ResultT]]
+    debugger_skip_all_pauses: Callable[[DebuggerSkipAllPausesArgs, ContextT], Awaitable[ResultT]]
+    debugger_step_into: Callable[[DebuggerStepIntoArgs, ContextT], Awaitable[ResultT]]
+    debugger_step_out: Callable[[DebuggerStepOutArgs, ContextT], Awaitable[ResultT]]
+    debugger_step_over: Callable[[DebuggerStepOverArgs, ContextT], Awaitable[ResultT]]
     evaluate_js: Callable[[EvaluateJsArgs, ContextT], Awaitable[ResultT]]
     fill_element: Callable[[FillElementArgs, ContextT], Awaitable[ResultT]]
     get_console_logs: Callable[[GetConsoleLogsArgs, ContextT], Awaitable[ResultT]]

@@ -149,6 +149,183 @@ class CloseTargetArgs(BaseModel):
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
 
+class DebuggerDisableArgs(BaseModel):
+    """
+    Disable the debugger on the current page: removes its breakpoints and resumes a paused page.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class DebuggerEnableArgs(BaseModel):
+    """
+    Enable the JavaScript debugger on the current page (breakpoints, stepping, pauses).
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class DebuggerEvaluateOnCallFrameArgs(BaseModel):
+    """
+    Evaluate an expression in a paused call frame's scope; answers a compact preview of the value.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    call_frame_id: Annotated[int | str, Field(description='Frame index (0 = top) or CDP callFrameId.')]
+    expression: Annotated[str, Field(description='JavaScript.', min_length=1)]
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 5000
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class DebuggerGetCallStackArgs(BaseModel):
+    """
+    The paused call stack: frames (0 = top) with function, location, source line and scope variables.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    max_frames: Annotated[int, Field(description='Max frames.', ge=1, le=30)] = 5
+    max_variables: Annotated[int, Field(description='Max variables per scope.', ge=0, le=30)] = 8
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class DebuggerListBreakpointsArgs(BaseModel):
+    """
+    List breakpoints: id, location, condition and where each resolved.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class DebuggerPauseArgs(BaseModel):
+    """
+    Pause JavaScript at the next statement it runs (at once if a script is running).
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1)] = 2000
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class DebuggerRemoveBreakpointArgs(BaseModel):
+    """
+    Remove a breakpoint by its id.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    breakpoint_id: Annotated[str, Field(description='Breakpoint id.', min_length=1)]
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class DebuggerResumeArgs(BaseModel):
+    """
+    Resume a paused page; reports the next pause if one follows.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1)] = 2000
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class DebuggerSetBreakpointArgs(BaseModel):
+    """
+    Set a breakpoint by script URL or URL regex at a 1-based line (and column), with an optional condition; it survives reloads.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    url: Annotated[str | None, Field(description='Script URL.', min_length=1)] = None
+    url_regex: Annotated[str | None, Field(description='Script URL regex (instead of url).', min_length=1)] = None
+    line_number: Annotated[int, Field(description='Line, 1-based.', ge=1)]
+    column_number: Annotated[int | None, Field(description='Column, 1-based.', ge=1)] = None
+    condition: Annotated[str | None, Field(description='JS; pause only when true.', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class DebuggerSetPauseOnExceptionsArgs(BaseModel):
+    """
+    Pause on exceptions: none, uncaught, or all (caught too).
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    state: Annotated[Literal['none', 'uncaught', 'all'], Field(description='Which exceptions pause.')]
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class DebuggerSkipAllPausesArgs(BaseModel):
+    """
+    Ignore (or stop ignoring) every breakpoint and debugger; statement; enables the debugger if needed.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    skip_all_pauses: Annotated[bool, Field(description='true: never pause.')]
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class DebuggerStepIntoArgs(BaseModel):
+    """
+    Step into the function called here; answers the new location and changed locals.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1)] = 2000
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class DebuggerStepOutArgs(BaseModel):
+    """
+    Step out of the current function; answers the new location and changed locals.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1)] = 2000
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class DebuggerStepOverArgs(BaseModel):
+    """
+    Step over the current statement; answers the new location and changed locals.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1)] = 2000
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
 class EvaluateJsArgs(BaseModel):
     """
     Evaluate JavaScript in the page; answers its JSON value (size-capped), awaiting promises.
@@ -439,3 +616,14 @@ class WaitForArgs(BaseModel):
     texts: Annotated[list[Text] | None, Field(description='Any of these texts.', min_length=1)] = None
     timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 10000
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+
+
+class EnableDebugToolsRouting(BaseModel):
+    """
+    The router-own arguments of enable_debug_tools, consumed before routing.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    enabled: Annotated[bool, Field(description='false disables the debugger.')] = True

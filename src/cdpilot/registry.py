@@ -1,7 +1,7 @@
 """The call pipeline, the MCP error boundary, and the handler completeness check.
 
 Pipeline (ARCHITECTURE §5), one pass per tools/call:
-lookup (O(1), per-mode table) → smart action routing → default-argument resolvers
+lookup (O(1), per-mode table) → smart routing (by action, or by declared rules) → default-argument resolvers
 (explicit input wins) → strict validation into the generated model → handler →
 answer-size budget → result. Every exception ends here, is classified once
 (`errors.classify`), logged once and returned as an ``isError`` result.
@@ -10,12 +10,13 @@ answer-size budget → result. Every exception ends here, is classified once
 from __future__ import annotations
 
 import inspect
+import json
 import typing
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import mcp_types as types
-from cdpilot_generated.catalog import DISPATCH, SPELLINGS, TOOLS, ActionRoute, ToolRoute
+from cdpilot_generated.catalog import DISPATCH, SPELLINGS, TOOLS, ActionRoute, Rule, RuleRoute, ToolRoute
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
@@ -59,8 +60,8 @@ def _describe_given(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _problems(exc: ValidationError, route: ToolRoute, action_label: str | None) -> list[FieldProblem]:
-    fields = ", ".join(route.model.model_fields)
+def _problems(exc: ValidationError, model: type[BaseModel], label: str) -> list[FieldProblem]:
+    fields = ", ".join(model.model_fields)
     problems = []
     for error in exc.errors(include_url=False):
         loc = ".".join(str(part) for part in error["loc"]) or "(arguments)"
@@ -68,8 +69,7 @@ def _problems(exc: ValidationError, route: ToolRoute, action_label: str | None) 
         if kind == "missing":
             expected, given = "a value (required)", "nothing"
         elif kind == "extra_forbidden":
-            where = f"action {action_label}" if action_label else route.name
-            expected = f"no such parameter for {where} (parameters: {fields or 'none'})"
+            expected = f"no such parameter for {label} (parameters: {fields or 'none'})"
             given = _describe_given(error["input"])
         else:
             message = error["msg"]
@@ -77,6 +77,55 @@ def _problems(exc: ValidationError, route: ToolRoute, action_label: str | None) 
             given = _describe_given(error["input"])
         problems.append(FieldProblem(loc, expected, given))
     return problems
+
+
+def _validate(model: type[BaseModel], args: dict[str, Any], label: str) -> BaseModel:
+    """Strict validation; ``label`` says what was called, e.g. "action 'set' of breakpoint"."""
+    try:
+        return model.model_validate(args, strict=True)
+    except ValidationError as exc:
+        raise ArgumentError(f"Invalid arguments for {label}:", problems=_problems(exc, model, label)) from exc
+
+
+def _rule_matches(rule: Rule, given: Mapping[str, Any], settled: Mapping[str, Any]) -> bool:
+    """``present`` looks at what the client sent; ``equals`` also counts the router's defaults."""
+    if rule.present is not None:
+        return given.get(rule.present) is not None
+    if rule.equals is None:
+        return True
+    prop, value = rule.equals
+    actual = settled.get(prop, given.get(prop))
+    return type(actual) is type(value) and actual == value  # JSON equality: false is not 0
+
+
+def _condition(rule: Rule) -> str:
+    if rule.equals is not None:
+        prop, value = rule.equals
+        return f"{prop}={json.dumps(value)}"
+    return str(rule.present)
+
+
+def _rule_label(route: RuleRoute, chosen: Rule) -> str:
+    """The route taken and why, for validation messages: "evaluate with call_frame_id",
+    "evaluate without call_frame_id" (the fallback), or just the tool when it has one rule."""
+    if chosen.present is not None or chosen.equals is not None:
+        return f"{route.name} with {_condition(chosen)}"
+    skipped = [_condition(rule) for rule in route.rules[:-1]]
+    return f"{route.name} without {' or '.join(skipped)}" if skipped else route.name
+
+
+def _route_by_rules(route: RuleRoute, args: dict[str, Any]) -> tuple[ToolRoute, dict[str, Any], str]:
+    """The first matching rule wins (the last is the fallback; the schema lint guarantees one).
+
+    The router-own properties are validated first, so a mistyped one fails instead of
+    silently choosing the fallback, and are consumed: the granular model never sees them.
+    """
+    own_names = route.own.model_fields if route.own is not None else {}
+    own_given = {name: args.pop(name) for name in list(args) if name in own_names}
+    settled = _validate(route.own, own_given, route.name).model_dump() if route.own is not None else {}
+    given = {**args, **own_given}
+    chosen = next((rule for rule in route.rules[:-1] if _rule_matches(rule, given, settled)), route.rules[-1])
+    return chosen.tool, args, _rule_label(route, chosen)
 
 
 class Registry:
@@ -109,27 +158,30 @@ class Registry:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")
         connection_id: str | None = None
         try:
-            tool, args, action_label = self._route(route, dict(arguments or {}))
+            tool, args, label = self._route(route, dict(arguments or {}))
             for prop, resolver in tool.defaults.items():
                 if args.get(prop) is None:
                     args[prop] = DEFAULT_RESOLVERS[resolver](self.ctx)
             value = args.get("connection_id")
             connection_id = value if isinstance(value, str) else None
-            model = self._validate(tool, args, action_label)
+            model = _validate(tool.model, args, label)
             result = await self._handlers[tool.name](model, self.ctx)
             return self._success(result, tool.name)
         except Exception as exc:
             return self._failure(name, connection_id, exc)
 
     def _route(
-        self, route: ToolRoute | ActionRoute, args: dict[str, Any]
-    ) -> tuple[ToolRoute, dict[str, Any], str | None]:
+        self, route: ToolRoute | ActionRoute | RuleRoute, args: dict[str, Any]
+    ) -> tuple[ToolRoute, dict[str, Any], str]:
+        """The granular route, its arguments, and a label naming what was called."""
         if isinstance(route, ToolRoute):
-            return route, args, None
+            return route, args, route.name
+        if isinstance(route, RuleRoute):
+            return _route_by_rules(route, args)
         key = route.discriminator
         action = args.pop(key, None) if key in args else route.default_action
         if isinstance(action, str) and action in route.actions:
-            return route.actions[action], args, f"'{action}' of {route.name}"
+            return route.actions[action], args, f"action '{action}' of {route.name}"
         allowed = ", ".join(route.actions)
         given = "nothing" if action is None else _describe_given(action)
         raise ArgumentError(
@@ -137,13 +189,6 @@ class Registry:
             problems=[FieldProblem(key, f"one of: {allowed}", given)],
             suggestion=f"Call {route.name} with {key} set to one of: {allowed}.",
         )
-
-    def _validate(self, tool: ToolRoute, args: dict[str, Any], action_label: str | None) -> BaseModel:
-        try:
-            return tool.model.model_validate(args, strict=True)
-        except ValidationError as exc:
-            what = f"action {action_label}" if action_label else tool.name
-            raise ArgumentError(f"Invalid arguments for {what}:", problems=_problems(exc, tool, action_label)) from exc
 
     def _success(self, result: ToolResult, tool: str) -> types.CallToolResult:
         limit = self.ctx.settings.max_answer_chars

@@ -9,6 +9,9 @@ from typing import Any
 
 import pytest
 
+from codegen.catalog import load_catalog
+from codegen.lint import lint
+
 COMMON = {"$defs": {"connection_id": {"type": "string", "description": "Connection id."}}}
 
 PROBE: dict[str, Any] = {
@@ -52,6 +55,22 @@ SMART: dict[str, Any] = {
     },
 }
 
+# The routes form: keep=false resets, include_hidden counts, anything else probes.
+ROUTED: dict[str, Any] = {
+    "description": "Probe, count or reset.",
+    "properties": {"keep": {"type": "boolean", "default": True, "description": "false resets."}},
+    "examples": [{"selector": "a"}, {"selector": "a", "include_hidden": True}, {"keep": False}],
+    "x-cdpilot": {
+        "group": "dom",
+        "routes": [
+            {"tool": "dom_reset", "when_equals": {"keep": False}},
+            {"tool": "dom_count", "when_present": "include_hidden"},
+            {"tool": "dom_probe"},
+        ],
+        "annotations": {"title": "Probe"},
+    },
+}
+
 
 class SchemaTree:
     def __init__(self, root: Path) -> None:
@@ -76,7 +95,29 @@ class SchemaTree:
         self.write(f"smart/{name}.json", schema)
         return schema
 
+    def routed(self, **meta_changes: Any) -> dict[str, Any]:
+        """The granular dom_probe, dom_count and dom_reset, and smart/probe.json routing to them."""
+        self.tool("dom_probe")
+        props = copy.deepcopy(PROBE["properties"])
+        del props["limit"]
+        props["include_hidden"] = {"type": "boolean", "description": "Count hidden ones too."}
+        examples = [{"selector": "a", "include_hidden": True}]
+        self.tool("dom_count", properties=props, required=["selector", "include_hidden"], examples=examples)
+        meta = copy.deepcopy(PROBE["x-cdpilot"])
+        meta["annotations"].update(readOnlyHint=False, destructiveHint=True)
+        reset = {"properties": {"connection_id": props["connection_id"]}, "required": [], "examples": [{}]}
+        self.tool("dom_reset", **reset, **{"x-cdpilot": meta})
+        schema = copy.deepcopy(ROUTED)
+        schema["x-cdpilot"].update(meta_changes)
+        self.write("smart/probe.json", schema)
+        return schema
+
 
 @pytest.fixture
 def tree(tmp_path: Path) -> SchemaTree:
     return SchemaTree(tmp_path / "schemas")
+
+
+def findings(tree: SchemaTree) -> list[str]:
+    """Every lint finding of the tree, as the build prints it."""
+    return [str(f) for f in lint(load_catalog(tree.root))]

@@ -6,13 +6,8 @@ import copy
 
 import pytest
 
-from codegen.catalog import load_catalog
-from codegen.lint import SMART_TOOL_BUDGET, lint
-from tests.codegen.conftest import PROBE, SchemaTree
-
-
-def findings(tree: SchemaTree) -> list[str]:
-    return [f"{f.path}: [{f.rule}] {f.message}" for f in lint(load_catalog(tree.root))]
+from codegen.lint import SMART_TOOL_BUDGET
+from tests.codegen.conftest import PROBE, SchemaTree, findings
 
 
 def test_a_valid_tree_has_no_findings(tree: SchemaTree) -> None:
@@ -100,7 +95,7 @@ def test_legacy_tool_without_smart_counterpart(tree: SchemaTree) -> None:
     tree.smart("dom")
     assert findings(tree) == [
         "schemas/tools/dom/dom_orphan.json: [mapping] legacy tool 'dom_orphan' has no smart counterpart "
-        '(add it to a smart tool\'s actions, or put "smart" in its modes)'
+        '(add it to a smart tool\'s actions or routes, or put "smart" in its modes)'
     ]
 
 

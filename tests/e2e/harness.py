@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 
-from cdpilot_generated.catalog import DISPATCH, ActionRoute
+from cdpilot_generated.catalog import DISPATCH, ActionRoute, RuleRoute
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
@@ -38,7 +38,8 @@ async def mcp_client(mode: str, *args: str, handshake: Handshake = "legacy") -> 
 
 
 def spelled(mode: str, tool: str, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """A granular (legacy) call as the given mode spells it: smart tools take an action."""
+    """A granular (legacy) call as the given mode spells it: smart tools take an action, or
+    the value their routing rule tests (a when_present property is among the arguments already)."""
     if mode == "legacy":
         return tool, arguments
     for name, route in DISPATCH["smart"].items():
@@ -46,6 +47,11 @@ def spelled(mode: str, tool: str, arguments: dict[str, Any]) -> tuple[str, dict[
             for action, target in route.actions.items():
                 if target.name == tool:
                     return name, {route.discriminator: action, **arguments}
+        elif isinstance(route, RuleRoute):
+            for rule in route.rules:
+                if rule.tool.name == tool:
+                    tested = {rule.equals[0]: rule.equals[1]} if rule.equals else {}
+                    return name, {**tested, **arguments}
         elif name == tool:
             return name, arguments
     raise KeyError(f"{tool} has no smart form")

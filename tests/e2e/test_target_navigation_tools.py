@@ -113,6 +113,6 @@ async def test_refused_schemes_and_bad_timeouts(session: ModeClient, url: str) -
 async def test_an_oversized_answer_is_refused_and_says_how_to_narrow(session: ModeClient) -> None:
     kind, text = await session.error("evaluate_js", expression="'x'.repeat(6000)")
     assert kind == "VALIDATION" and "The answer would be 6002 characters; the limit is 5000." in text
-    spelled = 'evaluate(action="page")' if session.mode == "smart" else "evaluate_js()"
+    spelled = "evaluate()" if session.mode == "smart" else "evaluate_js()"
     assert f"Suggestion: Narrow the request and call {spelled} again" in text
     assert await session.js("6 * 7") == 42

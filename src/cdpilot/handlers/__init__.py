@@ -7,7 +7,7 @@ start-up and in `make check-generated`, so a missing or mistyped handler never s
 from cdpilot_generated.contract import HandlerTable
 
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers import connection, dom, evaluate, input, navigation, observe, page, targets
+from cdpilot.handlers import connection, debugger, dom, evaluate, input, navigation, observe, page, targets
 
 HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "chrome_connect": connection.chrome_connect,
@@ -15,6 +15,20 @@ HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "chrome_launch": connection.chrome_launch,
     "chrome_list_connections": connection.chrome_list_connections,
     "chrome_switch_connection": connection.chrome_switch_connection,
+    "debugger_disable": debugger.debugger_disable,
+    "debugger_enable": debugger.debugger_enable,
+    "debugger_evaluate_on_call_frame": debugger.debugger_evaluate_on_call_frame,
+    "debugger_get_call_stack": debugger.debugger_get_call_stack,
+    "debugger_list_breakpoints": debugger.debugger_list_breakpoints,
+    "debugger_pause": debugger.debugger_pause,
+    "debugger_remove_breakpoint": debugger.debugger_remove_breakpoint,
+    "debugger_resume": debugger.debugger_resume,
+    "debugger_set_breakpoint": debugger.debugger_set_breakpoint,
+    "debugger_set_pause_on_exceptions": debugger.debugger_set_pause_on_exceptions,
+    "debugger_skip_all_pauses": debugger.debugger_skip_all_pauses,
+    "debugger_step_into": debugger.debugger_step_into,
+    "debugger_step_out": debugger.debugger_step_out,
+    "debugger_step_over": debugger.debugger_step_over,
     "inspect_element": dom.inspect_element,
     "query_elements": dom.query_elements,
     "wait_for": dom.wait_for,

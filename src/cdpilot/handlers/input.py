@@ -6,7 +6,6 @@ console output) and, when context is wanted, the element's state and where the p
 
 from __future__ import annotations
 
-from cdpilot_generated.catalog import SPELLINGS
 from cdpilot_generated.models import (
     ClickElementArgs,
     FillElementArgs,
@@ -18,11 +17,11 @@ from cdpilot_generated.models import (
 
 from cdpilot.browser import input as browser_input
 from cdpilot.browser.connection import BrowserConnection
+from cdpilot.browser.debugger_report import pause_lines
 from cdpilot.browser.effects import context_lines, shorten
 from cdpilot.browser.input import ActionReport
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.errors import render_tool_references
-from cdpilot.handlers.common import wants_context
+from cdpilot.handlers.common import spelled, wants_context
 
 CLICK_VERBS = {1: "Clicked", 2: "Double-clicked", 3: "Triple-clicked"}
 
@@ -97,7 +96,9 @@ async def _answer(
     ctx: ToolContext, conn: BrowserConnection, first: str, report: ActionReport, include_context: bool | None
 ) -> ToolResult:
     lines = [first, *report.effects.lines()]
-    if wants_context(include_context, ctx):
+    full = wants_context(include_context, ctx)
+    if report.effects.pause is not None:
+        lines += await pause_lines(conn, report.effects.pause, full=full, console_mark=None)
+    elif full:
         lines += await context_lines(conn, report.element, report.effects)
-    spellings = SPELLINGS[ctx.mode]
-    return ToolResult(render_tool_references("\n".join(lines), lambda tool: spellings.get(tool, f"{tool}()")))
+    return spelled(ctx, lines)

@@ -5,11 +5,18 @@ from __future__ import annotations
 from cdpilot_generated.models import GoBackArgs, GoForwardArgs, NavigateArgs, ReloadArgs
 
 from cdpilot.browser import page
+from cdpilot.browser.connection import BrowserConnection
+from cdpilot.browser.debugger_report import pause_lines
 from cdpilot.browser.page import NavigationResult
 from cdpilot.context import ToolContext, ToolResult
+from cdpilot.handlers.common import spelled
 
 
-def describe(verb: str, result: NavigationResult) -> ToolResult:
+async def describe(ctx: ToolContext, conn: BrowserConnection, verb: str, result: NavigationResult) -> ToolResult:
+    """Where the page got to; a pause in its scripts ends the wait early and is reported in full."""
+    if result.pause is not None:
+        lines = [f"{verb} {result.url}; its scripts paused in the debugger before {result.wait_until!r}:"]
+        return spelled(ctx, lines + await pause_lines(conn, result.pause, full=True, console_mark=None))
     status = f"HTTP {result.status}" if result.status is not None else "no HTTP status"
     return ToolResult(
         f"{verb} {result.url} ({status}, {result.wait_until} after {result.elapsed_ms} ms)\n"
@@ -18,26 +25,27 @@ def describe(verb: str, result: NavigationResult) -> ToolResult:
 
 
 async def navigate(args: NavigateArgs, ctx: ToolContext) -> ToolResult:
+    conn = ctx.connections.get(args.connection_id)
     result = await page.navigate(
-        ctx.connections.get(args.connection_id),
+        conn,
         args.url,
         wait_until=args.wait_until,
         timeout_ms=args.timeout_ms,
         allow_file_urls=ctx.settings.allow_file_urls,
     )
-    return describe("Navigated to", result)
+    return await describe(ctx, conn, "Navigated to", result)
 
 
 async def go_back(args: GoBackArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
     result = await page.go_in_history(conn, -1, wait_until=args.wait_until, timeout_ms=args.timeout_ms)
-    return describe("Went back to", result)
+    return await describe(ctx, conn, "Went back to", result)
 
 
 async def go_forward(args: GoForwardArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
     result = await page.go_in_history(conn, 1, wait_until=args.wait_until, timeout_ms=args.timeout_ms)
-    return describe("Went forward to", result)
+    return await describe(ctx, conn, "Went forward to", result)
 
 
 async def reload(args: ReloadArgs, ctx: ToolContext) -> ToolResult:
@@ -45,4 +53,4 @@ async def reload(args: ReloadArgs, ctx: ToolContext) -> ToolResult:
     result = await page.reload(
         conn, ignore_cache=args.ignore_cache, wait_until=args.wait_until, timeout_ms=args.timeout_ms
     )
-    return describe("Reloaded", result)
+    return await describe(ctx, conn, "Reloaded", result)
