@@ -2,8 +2,9 @@
 
 Serves demo/page.html on 127.0.0.1, starts `cdpilot` as a subprocess with the official
 `mcp` client, launches a headless Chromium, signs in on the page (find the button, fill the
-form, click), reads the console, takes a screenshot, shows one refused call, and
-disconnects, printing each call and its answer.
+form, click), reads the console, takes a screenshot, then debugs the welcome page's script
+(breakpoint, click into it, step, evaluate in the paused frame, resume), shows one refused
+call, and disconnects, printing each call and its answer.
 """
 
 from __future__ import annotations
@@ -71,6 +72,12 @@ async def main() -> None:
             await step(client, "click_element", {"selector": "#submit"})
             await step(client, "get_console_logs", {})
             await step(client, "page", {"action": "screenshot"})
+            await step(client, "enable_debug_tools", {})
+            await step(client, "breakpoint", {"action": "set", "url_regex": r"greet\.js$", "line_number": 2})
+            await step(client, "click_element", {"selector": "#greet"})
+            await step(client, "step", {"direction": "over"})
+            await step(client, "evaluate", {"call_frame_id": 0, "expression": "name.toUpperCase()"})
+            await step(client, "execution", {"action": "resume"})
             await step(client, "chrome", {"action": "list"})
             await step(client, "navigate", {"url": "javascript:alert(1)"})
             await step(client, "chrome", {"action": "disconnect"})

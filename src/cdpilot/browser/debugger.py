@@ -500,8 +500,8 @@ class PageDebugger:
         reply = await self._require_session().send(
             "Runtime.getProperties", {"objectId": object_id, "ownProperties": True, "generatePreview": True}
         )
-        props = [p for p in reply.get("result", []) if "value" in p]
-        return [(str(p["name"]), preview_value(p["value"], max_chars=80)) for p in props[:limit]], len(props)
+        props = [p for p in reply.get("result", []) if "value" in p or not ("get" in p or "set" in p)]
+        return [(str(p["name"]), _variable_value(p)) for p in props[:limit]], len(props)
 
     async def frame_locals(self, frame: dict[str, Any], limit: int) -> list[tuple[str, str]]:
         """The frame's own variables (block and function scopes, innermost first), up to `limit`."""
@@ -585,6 +585,11 @@ class PageDebugger:
     def _require_session(self) -> CdpSession:
         assert self._session is not None, "a connection attaches its page before handing it out"
         return self._session
+
+
+def _variable_value(prop: dict[str, Any]) -> str:
+    """A scope variable's preview; a `let`/`const` not reached yet has no value (its TDZ)."""
+    return preview_value(prop["value"], max_chars=80) if "value" in prop else "(uninitialized)"
 
 
 def _same_place(a: BreakpointSpec, b: BreakpointSpec) -> bool:
