@@ -8,9 +8,11 @@ checks what the page did after a resume (``#result``), not only the tool's text.
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
+from mcp.shared.exceptions import MCPDeprecationWarning
 
 from tests.e2e.harness import ModeClient, browser_session
 from tests.support.debug_site import DEBUG_PAGES, line_of
@@ -211,6 +213,9 @@ async def test_a_paused_page_answers_other_tools_promptly(debug_page: ModeClient
     assert "button#compute" in await client.ok("query_elements", selector="#compute")
     assert await result_text(client) == "ready"
     assert "browser-1" in await client.ok("chrome_list_connections")
+    with warnings.catch_warnings():  # the SDK deprecates ping for the newest protocol; this session speaks an older one
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        await client.client.send_ping()
     assert time.monotonic() - started < PROMPT_S
 
     text = await client.ok("navigate", url=site + "/debug")  # a navigation ends the paused script
@@ -292,3 +297,17 @@ async def test_breakpoints_are_kept_per_target(debug_page: ModeClient, site: str
     assert "Paused (breakpoint bp1)" in await client.ok("click_element", selector="#compute")
     await client.ok("debugger_resume")
     assert await result_text(client) == "45"
+
+
+async def test_call_stack_shows_closure_variables(debug_page: ModeClient, site: str) -> None:
+    client = debug_page
+    await client.ok("debugger_set_breakpoint", url=app_js(site), line_number=line_of("closure-body"))
+    text = await client.ok("click_element", selector="#count")
+    assert f"Paused (breakpoint bp1) at {app_js(site)}:{line_of('closure-body')}:" in text
+    stack = await client.ok("debugger_get_call_stack", max_frames=2)
+    assert "#0 increment app.js" in stack
+    assert "local increment: step = 2" in stack and "closure makeCounter: count = 0" in stack
+    assert "1 more frames" in stack or "#1 " in stack
+    assert await client.ok("debugger_evaluate_on_call_frame", call_frame_id=0, expression="count + step") == "2"
+    await client.ok("debugger_resume")
+    assert await result_text(client) == "count 2"
