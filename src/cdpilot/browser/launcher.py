@@ -13,6 +13,13 @@ The browser must never outlive the server (SPEC §3), so there are four belts:
 
 The leader is reaped only after the group has been killed: until then its pid (which is
 the group id) cannot be reused, so ``killpg`` can never hit a stranger.
+
+A temp profile must not outlive us either, and a SIGKILLed server cleans up nothing. So
+each launch on a temp profile also starts a tiny reaper (`REAPER`, /bin/sh) that blocks
+reading a pipe only the server holds: when the server is gone, however it went, the pipe
+reads end-of-file, and the reaper waits for the browser to die (belts 1-2 see to that),
+kills what is left of its group and removes the profile. After an orderly shutdown the
+profile is already gone and the reaper just exits.
 """
 
 from __future__ import annotations
@@ -43,6 +50,15 @@ INSTALL_HINT = (
 GRACEFUL_EXIT_S = 5.0
 KILL_EXIT_S = 5.0
 STDERR_TAIL_BYTES = 4096
+
+# $1: the browser's pid (= its process group); the profile comes in the environment so no
+# process's command line names it (tests find leftover browsers by their profile path).
+# A zombie has an empty command line, so an unreaped dead browser counts as gone.
+REAPER = (
+    'read -r _; while grep -q . "/proc/$1/cmdline" 2>/dev/null; do sleep 0.05; done; '
+    'kill -9 -- "-$1" 2>/dev/null; rm -rf -- "$CDPILOT_REAP_DIR"'
+)
+REAPER_EXIT_S = 2.0
 
 _PR_SET_PDEATHSIG = 1
 _PRCTL = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)  # absent outside Linux
@@ -134,6 +150,7 @@ class LaunchedBrowser:
         self._stderr = stderr
         self._pipe_ends: tuple[int, int] | None = pipe_ends
         self._cleaned = False
+        self._reaper = _start_reaper(self.pid, plan.profile_dir) if plan.owns_profile else None
 
     @classmethod
     def spawn(cls, plan: LaunchPlan) -> LaunchedBrowser:
@@ -213,6 +230,12 @@ class LaunchedBrowser:
             self._pipe_ends = None
             if self.plan.owns_profile:
                 shutil.rmtree(self.plan.profile_dir, ignore_errors=True)
+            if self._reaper is not None:  # its work is done: end-of-file lets it exit
+                reaper, self._reaper = self._reaper, None
+                assert reaper.stdin is not None
+                reaper.stdin.close()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    reaper.wait(REAPER_EXIT_S)
 
     def _kill_group(self) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -243,3 +266,17 @@ class LaunchedBrowser:
         finally:
             loop.remove_reader(pidfd)
             os.close(pidfd)
+
+
+def _start_reaper(browser_pid: int, profile_dir: str) -> subprocess.Popen[bytes]:
+    """The profile's last line of defence (see the module docstring); its stdin pipe's write
+    end is ours alone (non-inheritable), so the browser cannot keep it open."""
+    return subprocess.Popen(
+        ("/bin/sh", "-c", REAPER, "cdpilot-reaper", str(browser_pid)),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "CDPILOT_REAP_DIR": profile_dir},
+        start_new_session=True,
+    )
+
