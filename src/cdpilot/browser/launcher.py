@@ -279,4 +279,3 @@ def _start_reaper(browser_pid: int, profile_dir: str) -> subprocess.Popen[bytes]
         env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "CDPILOT_REAP_DIR": profile_dir},
         start_new_session=True,
     )
-

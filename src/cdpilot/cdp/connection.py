@@ -33,8 +33,17 @@ class _Pending:
     future: asyncio.Future[dict[str, Any]]
 
 
-def _failure(message: str) -> FailureFactory:
-    return lambda: BrowserConnectionError(message)
+# What a crashed page can still do: be navigated (a new renderer revives it) or asked where
+# it is (the browser answers that). Anything else would wait for a renderer that is gone.
+REVIVING_METHODS = frozenset(
+    {"Page.navigate", "Page.reload", "Page.navigateToHistoryEntry", "Page.getNavigationHistory", "Page.stopLoading"}
+)
+CRASHED_SUGGESTION = "Reload it with {tool:reload} or {tool:navigate}, or open another tab with {tool:new_target}."
+DETACHED_SUGGESTION = "See the tabs with {tool:list_targets}, then {tool:switch_target} or {tool:new_target}."
+
+
+def _failure(message: str, suggestion: str | None = None) -> FailureFactory:
+    return lambda: BrowserConnectionError(message, suggestion=suggestion)
 
 
 class CdpConnection:
@@ -62,6 +71,11 @@ class CdpConnection:
         return self._transport.endpoint
 
     @property
+    def pending_count(self) -> int:
+        """Commands sent and not answered yet (a leak check: 0 once every caller is done)."""
+        return len(self._pending)
+
+    @property
     def closed(self) -> bool:
         return self._ended is not None
 
@@ -84,6 +98,8 @@ class CdpConnection:
     ) -> dict[str, Any]:
         if session.ended is not None:
             raise session.ended()
+        if session.crashed and method not in REVIVING_METHODS:
+            raise BrowserConnectionError("The page crashed (its renderer process died).", suggestion=CRASHED_SUGGESTION)
         self._last_id += 1
         command_id = self._last_id
         message: dict[str, Any] = {"id": command_id, "method": method, "params": dict(params or {})}
@@ -143,8 +159,10 @@ class CdpConnection:
         session = self._sessions.get(event.session_id)
         if session is not None:
             session.events.dispatch(event)
+        if method == "Page.frameNavigated" and session is not None and "parentId" not in params["frame"]:
+            session.crashed = False  # a new document committed: the page has a live renderer again
         if method == "Target.detachedFromTarget":
-            self._end_session(params["sessionId"], "The target was closed or detached.")
+            self._end_session(params["sessionId"], "The tab was closed (or detached).")
         elif method == "Inspector.targetCrashed" and session is not None:
             # Chrome sends it to the crashed page's session without Inspector.enable. (The other
             # signal, Target.targetCrashed, comes later and only with target discovery on:
@@ -174,13 +192,14 @@ class CdpConnection:
     def _end_session(self, session_id: str, message: str) -> None:
         session = self._sessions.pop(session_id, None)
         if session is not None:
-            failure = _failure(message)
+            failure = _failure(message, DETACHED_SUGGESTION)
             self._fail_pending(lambda p: p.session is session, failure)
             session.end(failure)
 
     def _interrupt(self, session: CdpSession) -> None:
         """The target crashed: its pending work fails, but a navigation can revive it."""
-        failure = _failure("The page crashed (its renderer process died).")
+        failure = _failure("The page crashed (its renderer process died).", CRASHED_SUGGESTION)
+        session.crashed = True
         self._fail_pending(lambda p: p.session is session, failure)
         session.events.fail(failure, final=False)
 

@@ -40,6 +40,7 @@ class CdpSession:
         self.default_timeout_s = default_timeout_s
         self.events = EventHub()
         self._ended: FailureFactory | None = None
+        self.crashed = False  # its renderer died; only a navigation revives it (see CdpConnection)
 
     def __repr__(self) -> str:
         return f"CdpSession(session_id={self.session_id!r}, target_id={self.target_id!r})"
