@@ -23,6 +23,7 @@ class Settings:
     allow_file_urls: bool = False
     output_dir: Path | None = None
     max_answer_chars: int = 5000
+    max_inline_image_bytes: int = 5 * 1024 * 1024  # what MCP clients commonly accept per image
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,15 @@ class CdpConnection:
         """Commands sent and not answered yet (a leak check: 0 once every caller is done)."""
         return len(self._pending)
 
+    async def drained(self, timeout_s: float) -> int:
+        """Wait (at most `timeout_s`) for the pending commands to end, as each must by its
+        deadline; returns how many are still pending."""
+        futures = [pending.future for pending in self._pending.values()]
+        if futures:
+            await asyncio.wait(futures, timeout=timeout_s)
+            await asyncio.sleep(0)  # let their senders run the bookkeeping after the answer
+        return self.pending_count
+
     @property
     def closed(self) -> bool:
         return self._ended is not None

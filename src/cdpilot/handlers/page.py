@@ -16,6 +16,7 @@ from cdpilot_generated.models import BrowserEmulateMediaArgs, BrowserScreenshotA
 from cdpilot.browser import capture
 from cdpilot.browser.output import human_size, write_output
 from cdpilot.context import Image, ToolContext, ToolResult
+from cdpilot.errors import ArgumentError, FieldProblem
 
 FORMAT_OF_SUFFIX: dict[str, capture.ImageFormat] = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
 
@@ -45,6 +46,14 @@ async def browser_screenshot(args: BrowserScreenshotArgs, ctx: ToolContext) -> T
         data = base64.b64decode(shot.data_base64)
         path = await asyncio.to_thread(write_output, ctx.settings.output_dir, args.path, data, field="path")
         return ToolResult(f"Saved screenshot of {description} to {path}")
+    limit = ctx.settings.max_inline_image_bytes
+    if shot.size_bytes > limit:
+        raise ArgumentError(
+            f"The screenshot of {description} is too large to answer inline (limit {human_size(limit)}).",
+            problems=[FieldProblem("path", f"a file to write it to (images over {human_size(limit)})", "nothing")],
+            suggestion="Save it with path=… (under the output directory), or make it smaller: format=jpeg with "
+            "a lower quality, no full_page, or one element with selector=….",
+        )
     return ToolResult(f"Screenshot of {description}", images=(Image(shot.data_base64, shot.mime_type),))
 
 
