@@ -22,19 +22,12 @@ from cdpilot.registry import Registry
 from tests.reliability.conftest import Report
 from tests.support.chromium import chrome_env
 from tests.support.pages import serve_pages
-from tests.support.site import SITE, html
+from tests.support.site import NOISE_PAGE, SITE
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 SETTLE_S = 3.0  # a stalled command is released by its own deadline (≤ the call's timeout + 1 s)
-# A screenshot of ~7 MB: PNG cannot compress noise (1600² pixels × 3 bytes).
-NOISE = """<canvas id="noise" width="1600" height="1600"></canvas><script>
-const c = document.getElementById("noise").getContext("2d"), img = c.createImageData(1600, 1600);
-crypto.getRandomValues(new Uint8Array(img.data.buffer, 0, 65536));
-for (let i = 0; i < img.data.length; i += 65536) crypto.getRandomValues(img.data.subarray(i, i + 65536));
-c.putImageData(img, 0, 0);
-</script>"""
-PAGES = {**SITE, "/noise": (200, "text/html", html("Noise", NOISE, "<style>body{margin:0}</style>"))}
+PAGES = {**SITE, "/noise": NOISE_PAGE}
 
 
 class Session:

@@ -207,3 +207,18 @@ for i in range(1, 31):
     PAGES[f"/page/{i}"] = (200, "text/html", html(f"Section {i}", f"<h1>Section {i}</h1><a href='/'>home</a>"))
 
 SITE = PAGES
+
+# ~7 MB as a PNG screenshot at a 1600×1600 viewport: PNG cannot compress noise (1600² × 3 bytes).
+NOISE_PAGE: PageSpec = (
+    200,
+    "text/html",
+    html(
+        "Noise",
+        """<canvas id="noise" width="1600" height="1600"></canvas><script>
+const c = document.getElementById("noise").getContext("2d"), img = c.createImageData(1600, 1600);
+for (let i = 0; i < img.data.length; i += 65536) crypto.getRandomValues(img.data.subarray(i, i + 65536));
+c.putImageData(img, 0, 0);
+</script>""",
+        "<style>body{margin:0}</style>",
+    ),
+)

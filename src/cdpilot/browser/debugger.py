@@ -157,7 +157,6 @@ class PageDebugger:
         self._sources: OrderedDict[str, list[str]] = OrderedDict()
         self.paused: Pause | None = None
         self.pause_count = 0  # number of the newest pause seen
-        self._pause_waiters: list[asyncio.Future[None]] = []
         self._seen_locals: OrderedDict[tuple[str, int], dict[str, str]] = OrderedDict()  # for [CHANGED] marks
         self._stepping = False
         self._pause_requested = False
@@ -343,14 +342,11 @@ class PageDebugger:
         return ExecutionPausedError(pause, self.location(pause.top).label)
 
     async def wait_pause(self, since: int) -> Pause:
-        """The first pause numbered after `since` (at once if it already happened)."""
-        while self.paused is None or self.paused.number <= since:
-            waiter = asyncio.get_running_loop().create_future()
-            self._pause_waiters.append(waiter)
-            try:
-                await waiter
-            finally:
-                self._pause_waiters.remove(waiter)
+        """The first pause numbered after `since` (at once if it already happened). Fails with
+        the session: a browser that dies while we wait for a pause must not leave us waiting."""
+        with self._require_session().listen("Debugger.paused") as pauses:
+            while self.paused is None or self.paused.number <= since:
+                await pauses.next()  # `_on_paused` has recorded the pause by the time this wakes
         return self.paused
 
     async def pause(self, timeout_ms: int) -> Pause | None:
@@ -552,9 +548,6 @@ class PageDebugger:
             label = reason
         self.paused = Pause(self.pause_count, label, exception, list(params.get("callFrames") or []), self._stepping)
         self._stepping = self._pause_requested = False
-        for waiter in self._pause_waiters:
-            if not waiter.done():
-                waiter.set_result(None)
 
     def _resumed(self) -> None:
         self.paused = None

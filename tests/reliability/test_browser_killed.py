@@ -1,0 +1,107 @@
+"""A launched browser SIGKILLed in the middle of a call: the call gets a CONNECTION error
+within 2 s, another connection of the same server is unaffected, and relaunching works.
+
+Calls go through the real registry in-process; the victim is killed while its call is in
+flight (a navigation that never loads, a wait that never ends, a screenshot, a debugger
+pause request), by the pid the launch reported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import signal
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+
+from cdpilot.browser import ConnectionManager
+from cdpilot.context import Settings, ToolContext
+from cdpilot.errors import ErrorLog
+from cdpilot.handlers import HANDLERS
+from cdpilot.registry import Registry
+from tests.reliability.conftest import Report
+from tests.support.chromium import chrome_env
+from tests.support.pages import HANG_PATH, serve_pages
+from tests.support.site import NOISE_PAGE, SITE
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+IN_FLIGHT_S = 0.3  # long enough for the call to have sent its commands; the kill lands mid-call
+ANSWER_BOUND_S = 2.0
+CASES: dict[str, tuple[str, dict[str, Any]]] = {
+    "navigate": ("navigate", {"url_path": HANG_PATH, "timeout_ms": 20000}),
+    "query (wait_for)": ("wait_for", {"selector": "#never", "timeout_ms": 20000}),
+    "screenshot": ("browser_screenshot", {"format": "png", "path": "noise.png"}),
+    "paused debugger": ("debugger_pause", {"timeout_ms": 20000}),
+}
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    with serve_pages({**SITE, "/noise": NOISE_PAGE}) as base_url:
+        yield base_url
+
+
+@pytest.fixture(scope="module")
+async def registry() -> AsyncIterator[Registry]:
+    connections = ConnectionManager(env=chrome_env())
+    try:
+        yield Registry(ToolContext(connections, "legacy", Settings()), HANDLERS, log=ErrorLog(stream=io.StringIO()))
+    finally:
+        await connections.aclose()
+
+
+async def call(registry: Registry, tool: str, **arguments: Any) -> tuple[str | None, str]:
+    result = await registry.call(tool, arguments)
+    text = "".join(getattr(block, "text", "") for block in result.content)
+    return ((result.meta or {}).get("cdpilot/errorType") if result.is_error else None), text
+
+
+async def launch(registry: Registry, connection_id: str) -> int:
+    error, text = await call(registry, "chrome_launch", connection_id=connection_id)
+    assert error is None, text
+    return int(text.split("pid=")[1].split()[0])
+
+
+@pytest.mark.parametrize("case", list(CASES))
+async def test_a_browser_killed_mid_call(case: str, registry: Registry, site: str, report: Report) -> None:
+    victim_pid = await launch(registry, "victim")
+    await launch(registry, "bystander")
+    assert (await call(registry, "navigate", url=f"{site}/", connection_id="bystander"))[0] is None
+    assert (await call(registry, "navigate", url=f"{site}/", connection_id="victim"))[0] is None
+    tool, arguments = CASES[case]
+    if "url_path" in arguments:
+        arguments = {"url": site + arguments["url_path"], "timeout_ms": arguments["timeout_ms"]}
+    if tool == "debugger_pause":
+        assert (await call(registry, "debugger_enable", connection_id="victim"))[0] is None
+    if tool == "browser_screenshot":  # ~1 s to encode: the kill lands while Chrome is at it
+        assert (await call(registry, "navigate", url=f"{site}/noise", connection_id="victim"))[0] is None
+        assert (await call(registry, "browser_set_viewport", width=1600, height=1600, connection_id="victim"))[
+            0
+        ] is None
+
+    in_flight = asyncio.create_task(call(registry, tool, connection_id="victim", **arguments))
+    await asyncio.sleep(IN_FLIGHT_S)
+    killed_at = time.monotonic()
+    os.kill(victim_pid, signal.SIGKILL)
+    async with asyncio.timeout(10):
+        error, text = await in_flight
+    took = time.monotonic() - killed_at
+    bystander_error, bystander_text = await call(registry, "evaluate_js", expression="6 * 7", connection_id="bystander")
+    report.record(
+        "browser_killed",
+        **{f"{case}: error type": error, f"{case}: seconds after the kill": round(took, 2)},
+    )
+    assert error == "CONNECTION", text
+    assert took < ANSWER_BOUND_S
+    assert (bystander_error, bystander_text) == (None, "42"), "the other connection was affected"
+
+    relaunched = await launch(registry, "victim")  # the same id again: replaced cleanly
+    assert relaunched != victim_pid
+    assert await call(registry, "evaluate_js", expression="1 + 1", connection_id="victim") == (None, "2")
+    for connection_id in ("victim", "bystander"):
+        assert (await call(registry, "chrome_disconnect", connection_id=connection_id))[0] is None
