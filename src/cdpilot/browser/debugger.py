@@ -560,6 +560,7 @@ class PageDebugger:
 
     def _on_contexts_cleared(self, _: CdpEvent) -> None:
         """The page navigated: its scripts are gone, and so is a pause in them (no resumed event)."""
+        self._scripts.clear()
         self._sources.clear()
         self._resumed()
 
