@@ -86,6 +86,11 @@ class Route:
     def is_fallback(self) -> bool:
         return self.present is None and self.equals is None
 
+    @property
+    def tested(self) -> str | None:
+        """The property the condition looks at (none for the fallback)."""
+        return self.equals[0] if self.equals is not None else self.present
+
     @classmethod
     def from_raw(cls, raw: Any) -> Route:
         """Lenient: a malformed rule still becomes a Route; the lint reports its shape."""
@@ -154,6 +159,13 @@ class SmartTool:
     def default_action(self) -> str | None:
         value = self.meta.get("default_action")
         return None if value is None else str(value)
+
+    @property
+    def omitted(self) -> tuple[str, ...]:
+        """Target parameters this tool does not expose (``x-cdpilot.omit``): advanced ones that
+        only legacy mode offers, so the smart tools/list stays within its budget."""
+        raw = self.meta.get("omit")
+        return tuple(name for name in raw if isinstance(name, str)) if isinstance(raw, list) else ()
 
 
 @dataclass
@@ -243,6 +255,15 @@ def load_catalog(root: Path) -> Catalog:
             continue
         _add(catalog, catalog.smart, SmartTool(path.stem, path, raw, own))
     return catalog
+
+
+def smart_names(catalog: Catalog) -> list[str]:
+    names = set(catalog.smart) | {t.name for t in catalog.granular.values() if "smart" in t.modes}
+    return sorted(names)
+
+
+def legacy_names(catalog: Catalog) -> list[str]:
+    return sorted(t.name for t in catalog.granular.values() if "legacy" in t.modes)
 
 
 def _add(catalog: Catalog, table: dict[str, Any], tool: GranularTool | SmartTool) -> None:

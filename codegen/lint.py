@@ -12,11 +12,13 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from codegen.catalog import HINTS, MODES, NAME_PATTERN, VENDOR_KEY, Catalog, GranularTool, SmartTool
+from codegen.catalog import HINTS, MODES, NAME_PATTERN, VENDOR_KEY, Catalog, GranularTool, SmartTool, smart_names
 from codegen.lint_routes import route_rules, route_shape
-from codegen.smart import choose_route, input_schema, merged_properties, spellings
+from codegen.manifest import payload
+from codegen.smart import choose_route, input_schema, merged_properties, omitted_owners, spellings, targets
 
 SMART_TOOL_BUDGET = 20
+SMART_PAYLOAD_BUDGET = 10_000  # characters of the smart tools/list result (SPEC §5, token economy)
 # Resolvers the registry knows (src/cdpilot/registry.py DEFAULT_RESOLVERS; a test keeps them equal).
 KNOWN_RESOLVERS = frozenset({"active_connection"})
 
@@ -32,7 +34,7 @@ _GRANULAR_KEYS = {
 _SMART_KEYS = {"$schema", "description", "examples", "properties"}
 _GRANULAR_META = {"group", "modes", "annotations", "defaults"}
 _ACTIONS_FORM = ("actions", "discriminator", "default_action")
-_SMART_META = {"group", *_ACTIONS_FORM, "routes", "annotations"}
+_SMART_META = {"group", *_ACTIONS_FORM, "routes", "annotations", "omit"}
 
 
 @dataclass(frozen=True, order=True)
@@ -52,6 +54,8 @@ def lint(catalog: Catalog) -> list[Finding]:
     for smart in catalog.smart.values():
         findings += [Finding(catalog.rel(smart.path), r, m) for r, m in _smart(catalog, smart)]
     findings += _catalog_rules(catalog)
+    if not findings:  # the payload is only measured (and only renders) once every schema is sound
+        findings += _payload_budget(catalog)
     return sorted(set(findings))
 
 
@@ -211,6 +215,7 @@ def _built(catalog: Catalog, tool: SmartTool, members: str) -> Iterator[tuple[st
                 "a shared property must have one schema (use a shared $ref)"
             ),
         )
+    yield from _omit(catalog, tool)
     yield from _examples(tool.raw.get("examples"), input_schema(catalog, tool))
     for index, example in enumerate(tool.raw.get("examples") or []):
         routed = _as_granular_call(tool, example) if isinstance(example, dict) else None
@@ -219,6 +224,23 @@ def _built(catalog: Catalog, tool: SmartTool, members: str) -> Iterator[tuple[st
             for rule, message in _examples([rest], catalog.granular[target].resolved, [f"example {index} as {target}"]):
                 if rule != "schema-invalid":  # reported on the granular file itself
                     yield rule, message
+
+
+def _omit(catalog: Catalog, tool: SmartTool) -> Iterator[tuple[str, str]]:
+    """An omitted parameter must be one a target takes, that no call needs, and that no rule tests."""
+    raw = tool.meta.get("omit", [])
+    if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
+        yield "omit", "x-cdpilot.omit must be a list of parameter names"
+        return
+    owners = omitted_owners(catalog, tool)
+    for name in tool.omitted:
+        if not owners[name]:
+            yield "omit", f"omits {name!r}, which no target takes"
+        for needer in [t.name for t in targets(catalog, tool) if name in t.required]:
+            yield "omit", f"omits {name!r}, which {needer!r} requires; smart mode could never call it"
+        for index, route in enumerate(tool.routes):
+            if route.tested == name:
+                yield "omit", f"omits {name!r}, which route {index} tests; that route could never be taken"
 
 
 def _as_granular_call(tool: SmartTool, example: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
@@ -281,10 +303,12 @@ def _catalog_rules(catalog: Catalog) -> list[Finding]:
     return findings
 
 
-def smart_names(catalog: Catalog) -> list[str]:
-    names = set(catalog.smart) | {t.name for t in catalog.granular.values() if "smart" in t.modes}
-    return sorted(names)
-
-
-def legacy_names(catalog: Catalog) -> list[str]:
-    return sorted(t.name for t in catalog.granular.values() if "legacy" in t.modes)
+def _payload_budget(catalog: Catalog) -> list[Finding]:
+    size = len(payload(catalog, "smart"))
+    if size <= SMART_PAYLOAD_BUDGET:
+        return []
+    message = (
+        f"smart tools/list is {size} characters; the budget is {SMART_PAYLOAD_BUDGET} "
+        "(shorten descriptions, or omit advanced parameters with x-cdpilot.omit)"
+    )
+    return [Finding(catalog.rel(catalog.root / "smart"), "budget", message)]

@@ -126,10 +126,9 @@ def _first_error(value: Any, schema: Any) -> str | None:
 
 def _own_properties(catalog: Catalog, tool: SmartTool) -> Iterator[Finding]:
     """The router consumes its own properties: a target never sees one, and an unnamed one is lost."""
-    named = {r.present for r in tool.routes} | {r.equals[0] for r in tool.routes if r.equals is not None}
-    target_tools = {t.name: t for t in targets(catalog, tool)}.values()
+    named = {route.tested for route in tool.routes}
     for prop in tool.own_properties:
-        for target in target_tools:
+        for target in targets(catalog, tool):
             if prop in target.properties:
                 yield (
                     "own-property",

@@ -46,25 +46,33 @@ def _canonical(schema: Any) -> str:
 
 
 def targets(catalog: Catalog, tool: SmartTool) -> list[GranularTool]:
-    """The granular tools behind ``tool`` that exist (a missing one is a lint finding)."""
-    return [catalog.granular[t] for t in tool.targets if t in catalog.granular]
+    """The granular tools behind ``tool`` that exist (a missing one is a lint finding), each once
+    although two rules may name it."""
+    return [catalog.granular[t] for t in dict.fromkeys(tool.targets) if t in catalog.granular]
 
 
 def input_schema(catalog: Catalog, tool: SmartTool) -> dict[str, Any]:
-    """The flat schema clients see; per-target requirements are enforced by the granular model."""
-    props, _ = merged_properties(catalog, tool)
+    """The flat schema clients see, without the omitted parameters; per-target requirements are
+    enforced by the granular model."""
+    merged, _ = merged_properties(catalog, tool)
+    props = {name: schema for name, schema in merged.items() if name not in tool.omitted}
     tools = targets(catalog, tool)
     required = [name for name in props if tools and all(name in t.required for t in tools)]
     if tool.uses_routes:
         props = {**tool.own_properties, **props}
     else:
         # What each action does is said once, in the smart tool's own description (token budget).
-        discriminator: dict[str, Any] = {"type": "string", "enum": list(tool.actions), "description": "What to do."}
+        discriminator: dict[str, Any] = {"type": "string", "enum": list(tool.actions)}
         if tool.default_action is not None:
             discriminator["default"] = tool.default_action
         props = {tool.discriminator: discriminator, **props}
         required = ([] if tool.default_action is not None else [tool.discriminator]) + required
     return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
+
+
+def omitted_owners(catalog: Catalog, tool: SmartTool) -> dict[str, tuple[str, ...]]:
+    """Each omitted parameter and the granular tools that take it, for the registry's refusal."""
+    return {name: tuple(t.name for t in targets(catalog, tool) if name in t.properties) for name in tool.omitted}
 
 
 def derived_annotations(catalog: Catalog, tool: SmartTool) -> dict[str, Any]:

@@ -135,6 +135,8 @@ def test_the_generated_rule_routes_of_the_debugger_tools() -> None:
         "evaluate",
         None,
         (Rule(TOOLS["debugger_evaluate_on_call_frame"], "call_frame_id", None), Rule(TOOLS["evaluate_js"], None, None)),
+        ("call_frame_id", "expression", "connection_id", "await_promise"),
+        {"timeout_ms": ("debugger_evaluate_on_call_frame", "evaluate_js")},
     )
     assert DISPATCH["smart"]["enable_debug_tools"] == RuleRoute(
         "enable_debug_tools",
@@ -144,6 +146,8 @@ def test_the_generated_rule_routes_of_the_debugger_tools() -> None:
             Rule(TOOLS["debugger_skip_all_pauses"], "skip_all_pauses", None),
             Rule(TOOLS["debugger_enable"], None, None),
         ),
+        ("enabled", "connection_id", "skip_all_pauses"),
+        {},
     )
 
 
@@ -195,41 +199,99 @@ async def test_a_mistyped_router_own_property_is_refused_not_routed() -> None:
 
 
 @pytest.mark.parametrize(
-    ("tool", "arguments", "problem"),
+    ("tool", "arguments", "label", "problem"),
     [
         (
             "evaluate",
             {"expression": "x", "call_frame_id": 0, "await_promise": False},
+            "evaluate with call_frame_id",
+            # timeout_ms is not listed: smart mode omits it
             "await_promise: expected no such parameter for evaluate with call_frame_id "
-            "(parameters: call_frame_id, expression, timeout_ms, connection_id), got False",
+            "(parameters: call_frame_id, expression, connection_id), got False",
         ),
         (
             "evaluate",
-            {"expression": "x", "frame": 0},
-            "frame: expected no such parameter for evaluate without call_frame_id "
-            "(parameters: expression, await_promise, timeout_ms, connection_id), got 0",
+            {"expression": 7},
+            "evaluate without call_frame_id",
+            "expression: expected a valid string, got 7",
         ),
         (
             "enable_debug_tools",
             {"enabled": False, "skip_all_pauses": True},
+            "enable_debug_tools with enabled=false",
             "skip_all_pauses: expected no such parameter for enable_debug_tools with enabled=false "
             "(parameters: connection_id), got True",
         ),
         (
             "enable_debug_tools",
-            {"bogus": 1},
-            "bogus: expected no such parameter for enable_debug_tools without enabled=false or skip_all_pauses "
-            "(parameters: connection_id), got 1",
+            {"skip_all_pauses": None},  # null counts as absent: the fallback, which takes no such parameter
+            "enable_debug_tools without enabled=false or skip_all_pauses",
+            "skip_all_pauses: expected no such parameter for enable_debug_tools without enabled=false or "
+            "skip_all_pauses (parameters: connection_id), got None",
         ),
     ],
 )
 async def test_a_rule_routed_validation_error_names_the_route_and_why(
-    tool: str, arguments: dict[str, Any], problem: str
+    tool: str, arguments: dict[str, Any], label: str, problem: str
 ) -> None:
     registry, _, _ = make_registry("smart", active="browser-1")
     text = text_of(await registry.call(tool, arguments))
-    label = problem.split(" for ", 1)[1].split(" (", 1)[0]
     assert text.startswith(f"Invalid arguments for {label}:\n- {problem}")
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "problem"),
+    [
+        (
+            "evaluate",
+            {"expression": "x", "frame": 0},
+            "frame: expected no such parameter for evaluate "
+            "(parameters: call_frame_id, expression, connection_id, await_promise), got 0",
+        ),
+        (
+            "enable_debug_tools",
+            {"bogus": 1},
+            "bogus: expected no such parameter for enable_debug_tools "
+            "(parameters: enabled, connection_id, skip_all_pauses), got 1",
+        ),
+        (
+            "chrome",
+            {"action": "list", "bogus": 1},
+            "bogus: expected no such parameter for chrome "
+            "(parameters: action, headless, url, connection_id, host, port, ws_url), got 1",
+        ),
+    ],
+)
+async def test_a_parameter_outside_the_flat_schema_is_refused_before_routing(
+    tool: str, arguments: dict[str, Any], problem: str
+) -> None:
+    registry, recorder, _ = make_registry("smart", active="browser-1")
+    text = text_of(await registry.call(tool, arguments))
+    assert text.startswith(f"Invalid arguments for {tool}:\n- {problem}")
+    assert recorder.calls == []
+
+
+async def test_an_omitted_parameter_is_refused_in_smart_mode_naming_the_legacy_tool() -> None:
+    registry, recorder, _ = make_registry("smart")
+    result = await registry.call("chrome", {"action": "launch", "executable_path": "/opt/chrome", "extra_args": []})
+    assert result.is_error and result.meta is not None
+    assert result.meta["cdpilot/errorType"] == "VALIDATION"
+    assert text_of(result) == (
+        "Invalid arguments for chrome:\n"
+        "- executable_path: expected no such parameter in smart mode (only legacy mode has it: chrome_launch), "
+        "got '/opt/chrome'\n"
+        "- extra_args: expected no such parameter in smart mode (only legacy mode has it: chrome_launch), got []\n\n"
+        "Suggestion: Leave out executable_path, extra_args, or start cdpilot with --mode legacy and call chrome_launch."
+    )
+    assert recorder.calls == []
+
+
+async def test_an_omitted_parameter_is_accepted_in_legacy_mode() -> None:
+    registry, recorder, _ = make_registry("legacy")
+    result = await registry.call("chrome_launch", {"executable_path": "/opt/chrome", "extra_args": ["--mute-audio"]})
+    assert not result.is_error, text_of(result)
+    [(name, args)] = recorder.calls
+    assert (name, args.executable_path, args.extra_args) == ("chrome_launch", "/opt/chrome", ["--mute-audio"])
 
 
 async def test_a_single_rule_tool_is_named_as_itself() -> None:

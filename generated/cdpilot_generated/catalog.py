@@ -25,12 +25,18 @@ class ToolRoute:
 
 @dataclass(frozen=True, slots=True)
 class ActionRoute:
-    """A consolidated smart tool: the discriminator picks the granular route."""
+    """A consolidated smart tool: the discriminator picks the granular route.
+
+    ``parameters`` are the names of its flat schema, the only ones it accepts; ``omitted`` maps
+    each granular parameter it does not expose to the granular tools that take it.
+    """
 
     name: str
     discriminator: str
     default_action: str | None
     actions: Mapping[str, ToolRoute]
+    parameters: tuple[str, ...]
+    omitted: Mapping[str, tuple[str, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +55,14 @@ class RuleRoute:
 
     ``own`` validates the router-own properties and fills their defaults (``equals`` counts
     a default); the router consumes them, so the granular model never sees them.
+    ``parameters`` and ``omitted`` as in ActionRoute.
     """
 
     name: str
     own: type[BaseModel] | None
     rules: tuple[Rule, ...]
+    parameters: tuple[str, ...]
+    omitted: Mapping[str, tuple[str, ...]]
 
 
 TOOLS: Final[Mapping[str, ToolRoute]] = {
@@ -113,6 +122,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'remove': TOOLS['debugger_remove_breakpoint'],
                 'list': TOOLS['debugger_list_breakpoints'],
             },
+            ('action', 'url', 'url_regex', 'line_number', 'column_number', 'condition', 'connection_id', 'breakpoint_id'),
+            {},
         ),
         'call_stack': RuleRoute(
             'call_stack',
@@ -120,6 +131,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
             (
                 Rule(TOOLS['debugger_get_call_stack'], None, None),
             ),
+            ('max_frames', 'connection_id'),
+            {'max_variables': ('debugger_get_call_stack',)},
         ),
         'chrome': ActionRoute(
             'chrome',
@@ -132,6 +145,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'switch': TOOLS['chrome_switch_connection'],
                 'disconnect': TOOLS['chrome_disconnect'],
             },
+            ('action', 'headless', 'url', 'connection_id', 'host', 'port', 'ws_url'),
+            {'executable_path': ('chrome_launch',), 'user_data_dir': ('chrome_launch',), 'extra_args': ('chrome_launch',), 'timeout_ms': ('chrome_connect',), 'headers': ('chrome_connect',)},
         ),
         'click_element': TOOLS['click_element'],
         'enable_debug_tools': RuleRoute(
@@ -142,6 +157,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 Rule(TOOLS['debugger_skip_all_pauses'], 'skip_all_pauses', None),
                 Rule(TOOLS['debugger_enable'], None, None),
             ),
+            ('enabled', 'connection_id', 'skip_all_pauses'),
+            {},
         ),
         'evaluate': RuleRoute(
             'evaluate',
@@ -150,6 +167,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 Rule(TOOLS['debugger_evaluate_on_call_frame'], 'call_frame_id', None),
                 Rule(TOOLS['evaluate_js'], None, None),
             ),
+            ('call_frame_id', 'expression', 'connection_id', 'await_promise'),
+            {'timeout_ms': ('debugger_evaluate_on_call_frame', 'evaluate_js')},
         ),
         'execution': ActionRoute(
             'execution',
@@ -159,6 +178,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'pause': TOOLS['debugger_pause'],
                 'resume': TOOLS['debugger_resume'],
             },
+            ('action', 'timeout_ms', 'include_context', 'connection_id'),
+            {},
         ),
         'fill_element': TOOLS['fill_element'],
         'get_console_logs': TOOLS['get_console_logs'],
@@ -173,6 +194,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'select_option': TOOLS['select_option'],
                 'handle_dialog': TOOLS['handle_dialog'],
             },
+            ('action', 'key', 'selector', 'index', 'include_context', 'connection_id', 'value', 'label', 'accept', 'prompt_text'),
+            {'timeout_ms': ('hover_element', 'select_option')},
         ),
         'navigate': ActionRoute(
             'navigate',
@@ -184,6 +207,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'forward': TOOLS['go_forward'],
                 'reload': TOOLS['reload'],
             },
+            ('action', 'url', 'wait_until', 'timeout_ms', 'connection_id', 'ignore_cache'),
+            {},
         ),
         'network': ActionRoute(
             'network',
@@ -193,6 +218,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'list': TOOLS['list_network_requests'],
                 'get': TOOLS['get_network_request'],
             },
+            ('action', 'resource_type', 'status', 'url_pattern', 'limit', 'offset', 'connection_id', 'request_id', 'include_body', 'save_body_to'),
+            {'max_body_chars': ('get_network_request',)},
         ),
         'page': ActionRoute(
             'page',
@@ -203,6 +230,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'set_viewport': TOOLS['browser_set_viewport'],
                 'emulate_media': TOOLS['browser_emulate_media'],
             },
+            ('action', 'format', 'quality', 'full_page', 'selector', 'path', 'connection_id', 'width', 'height', 'color_scheme', 'reduced_motion', 'media'),
+            {'device_scale_factor': ('browser_set_viewport',), 'mobile': ('browser_set_viewport',)},
         ),
         'pause_on_exceptions': RuleRoute(
             'pause_on_exceptions',
@@ -210,6 +239,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
             (
                 Rule(TOOLS['debugger_set_pause_on_exceptions'], None, None),
             ),
+            ('state', 'connection_id'),
+            {},
         ),
         'query_elements': TOOLS['query_elements'],
         'step': ActionRoute(
@@ -221,6 +252,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'into': TOOLS['debugger_step_into'],
                 'out': TOOLS['debugger_step_out'],
             },
+            ('direction', 'include_context', 'connection_id'),
+            {'timeout_ms': ('debugger_step_over', 'debugger_step_into', 'debugger_step_out')},
         ),
         'target': ActionRoute(
             'target',
@@ -232,6 +265,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'new': TOOLS['new_target'],
                 'close': TOOLS['close_target'],
             },
+            ('action', 'connection_id', 'index', 'title', 'url'),
+            {},
         ),
         'wait_for': TOOLS['wait_for'],
     },

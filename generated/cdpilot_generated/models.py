@@ -122,7 +122,7 @@ class ChromeSwitchConnectionArgs(BaseModel):
 
 class ClickElementArgs(BaseModel):
     """
-    Click an element with real mouse events once it is visible, stable and enabled; reports console output and navigation it caused.
+    Real mouse click once actionable; adds page state unless include_context=false.
     """
 
     model_config = ConfigDict(
@@ -342,7 +342,7 @@ class EvaluateJsArgs(BaseModel):
 
 class FillElementArgs(BaseModel):
     """
-    Clear and type into an input/textarea/contenteditable with input and change events; optional Enter.
+    Clear (unless clear=false) and type text; submit presses Enter.
     """
 
     model_config = ConfigDict(
@@ -360,7 +360,7 @@ class FillElementArgs(BaseModel):
 
 class GetConsoleLogsArgs(BaseModel):
     """
-    Console messages since the last navigation: level filter, limit, folded repeats, stacks on request.
+    Console messages since the last navigation unless include_previous_pages.
     """
 
     model_config = ConfigDict(
@@ -451,7 +451,7 @@ class HoverElementArgs(BaseModel):
 
 class InspectElementArgs(BaseModel):
     """
-    Suggest stable CSS selectors for an element described by words, text or attributes, ranked with scores.
+    Ranked stable CSS selectors for an element described by words, text or attributes.
     """
 
     model_config = ConfigDict(
@@ -539,7 +539,7 @@ class PressKeyArgs(BaseModel):
 
 class QueryElementsArgs(BaseModel):
     """
-    Find elements by CSS selector: tag, id, classes, text, opening tag, structure, interactive children. Filters: visibility, text.
+    Describe elements matching a CSS selector (visible ones unless include_hidden).
     """
 
     model_config = ConfigDict(
@@ -605,7 +605,7 @@ class Text(RootModel[str]):
 
 class WaitForArgs(BaseModel):
     """
-    Wait until a selector is attached/visible/hidden, or any of several texts appears.
+    Wait until selector is attached/visible (default)/hidden, or any of texts appears.
     """
 
     model_config = ConfigDict(

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from cdpilot import __version__
 from cdpilot.context import Mode, Settings
+from cdpilot.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
 
 _LEGACY_FLAG = {"true": True, "1": True, "false": False, "0": False, "": False}
 
@@ -43,12 +44,26 @@ def select_mode(flag: str | None, env: Mapping[str, str]) -> tuple[Mode, str]:
     return ("legacy" if legacy else "smart"), "USE_LEGACY_TOOLS"
 
 
+def _rate_limit(text: str) -> RateLimit | None:
+    try:
+        return RateLimit.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected CALLS/SECONDS such as 200/10, or 0 ({exc})") from exc
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cdpilot", description=__doc__)
     parser.add_argument("--mode", choices=["smart", "legacy"], help="tool mode (default: $CDPILOT_MODE, else smart)")
     parser.add_argument("--allow-remote", action="store_true", help="allow chrome_connect to non-loopback hosts")
     parser.add_argument("--allow-file-urls", action="store_true", help="allow navigation to file: URLs")
     parser.add_argument("--output-dir", type=Path, help="where screenshots and bodies are written")
+    parser.add_argument(
+        "--rate-limit",
+        type=_rate_limit,
+        default=DEFAULT_RATE_LIMIT,
+        metavar="CALLS/SECONDS",
+        help=f"per-tool call limit (default: {DEFAULT_RATE_LIMIT.calls}/{DEFAULT_RATE_LIMIT.per_s:g}; 0: none)",
+    )
     parser.add_argument("--transport", choices=["stdio"], default="stdio", help="MCP transport (stdio only)")
     parser.add_argument(
         "--check-handlers",
@@ -100,7 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     count = manifests.SMART_TOOL_COUNT if mode == "smart" else manifests.LEGACY_TOOL_COUNT
     print(f"cdpilot {__version__}: mode={mode} ({source}), {count} tools", file=sys.stderr)
     settings = Settings(
-        allow_remote=args.allow_remote, allow_file_urls=args.allow_file_urls, output_dir=args.output_dir
+        allow_remote=args.allow_remote,
+        allow_file_urls=args.allow_file_urls,
+        output_dir=args.output_dir,
+        rate_limit=args.rate_limit,
     )
     connections = ConnectionManager(allow_remote=args.allow_remote)
     atexit.register(connections.kill_all_now)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Literal
 
 from cdpilot.browser.connections import ConnectionManager
+from cdpilot.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
 
 Mode = Literal["smart", "legacy"]
 
@@ -24,6 +25,7 @@ class Settings:
     output_dir: Path | None = None
     max_answer_chars: int = 5000
     max_inline_image_bytes: int = 5 * 1024 * 1024  # what MCP clients commonly accept per image
+    rate_limit: RateLimit | None = DEFAULT_RATE_LIMIT  # per tool; None: unlimited
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """The call pipeline, the MCP error boundary, and the handler completeness check.
 
 Pipeline (ARCHITECTURE §5), one pass per tools/call:
-lookup (O(1), per-mode table) → smart routing (by action, or by declared rules) → default-argument resolvers
+lookup (O(1), per-mode table) → smart routing (only the parameters of the smart tool's flat
+schema; by action, or by declared rules) → default-argument resolvers
 (explicit input wins) → strict validation into the generated model → handler →
 answer-size budget → result. Every exception ends here, is classified once
 (`errors.classify`), logged once and returned as an ``isError`` result.
@@ -12,7 +13,7 @@ from __future__ import annotations
 import inspect
 import json
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import mcp_types as types
@@ -22,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import ArgumentError, ErrorLog, FieldProblem, classify, render_tool_references
+from cdpilot.rate_limit import RateLimiter
 
 Handler = Callable[[Any, ToolContext], typing.Awaitable[ToolResult]]
 
@@ -60,8 +62,8 @@ def _describe_given(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _problems(exc: ValidationError, model: type[BaseModel], label: str) -> list[FieldProblem]:
-    fields = ", ".join(model.model_fields)
+def _problems(exc: ValidationError, model: type[BaseModel], label: str, hidden: Collection[str]) -> list[FieldProblem]:
+    fields = ", ".join(name for name in model.model_fields if name not in hidden)
     problems = []
     for error in exc.errors(include_url=False):
         loc = ".".join(str(part) for part in error["loc"]) or "(arguments)"
@@ -79,12 +81,21 @@ def _problems(exc: ValidationError, model: type[BaseModel], label: str) -> list[
     return problems
 
 
-def _validate(model: type[BaseModel], args: dict[str, Any], label: str) -> BaseModel:
-    """Strict validation; ``label`` says what was called, e.g. "action 'set' of breakpoint"."""
+def _json_integers(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments with integral floats as ints. JSON has one number type and JSON Schema's
+    ``integer`` takes 5.0, but strict validation refuses a Python float for an int; parameters
+    are top-level in every schema, so one level is enough (and a bool is never touched)."""
+    return {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in arguments.items()}
+
+
+def _validate(model: type[BaseModel], args: dict[str, Any], label: str, hidden: Collection[str] = ()) -> BaseModel:
+    """Strict validation; ``label`` says what was called, e.g. "action 'set' of breakpoint"; the
+    parameters listed when one is unknown leave out ``hidden`` ones (those smart mode omits)."""
     try:
         return model.model_validate(args, strict=True)
     except ValidationError as exc:
-        raise ArgumentError(f"Invalid arguments for {label}:", problems=_problems(exc, model, label)) from exc
+        problems = _problems(exc, model, label, hidden)
+        raise ArgumentError(f"Invalid arguments for {label}:", problems=problems) from exc
 
 
 def _rule_matches(rule: Rule, given: Mapping[str, Any], settled: Mapping[str, Any]) -> bool:
@@ -128,6 +139,28 @@ def _route_by_rules(route: RuleRoute, args: dict[str, Any]) -> tuple[ToolRoute, 
     return chosen.tool, args, _rule_label(route, chosen)
 
 
+def _refuse_unlisted(route: ActionRoute | RuleRoute, args: Mapping[str, Any]) -> None:
+    """A smart tool accepts exactly the flat schema it lists. The granular model behind it would
+    also take the parameters smart mode omits (x-cdpilot.omit), so the check cannot be left to it."""
+    unlisted = [name for name in args if name not in route.parameters]
+    if not unlisted:
+        return
+    problems = [FieldProblem(name, _unlisted(route, name), _describe_given(args[name])) for name in unlisted]
+    omitted = [name for name in unlisted if name in route.omitted]
+    legacy = ", ".join(dict.fromkeys(tool for name in omitted for tool in route.omitted[name]))
+    suggestion = (
+        f"Leave out {', '.join(omitted)}, or start cdpilot with --mode legacy and call {legacy}." if omitted else None
+    )
+    raise ArgumentError(f"Invalid arguments for {route.name}:", problems=problems, suggestion=suggestion)
+
+
+def _unlisted(route: ActionRoute | RuleRoute, name: str) -> str:
+    owners = route.omitted.get(name)
+    if owners:
+        return f"no such parameter in smart mode (only legacy mode has it: {', '.join(owners)})"
+    return f"no such parameter for {route.name} (parameters: {', '.join(route.parameters)})"
+
+
 class Registry:
     """Serves one mode's tools against one handler table."""
 
@@ -147,6 +180,7 @@ class Registry:
         self._table = DISPATCH[ctx.mode]
         self._spellings = SPELLINGS[ctx.mode]
         self._log = log or ErrorLog()
+        self._limiter = RateLimiter(ctx.settings.rate_limit)
 
     def spell(self, tool: str) -> str:
         """A granular tool as the client must call it in the active mode."""
@@ -158,17 +192,19 @@ class Registry:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")
         connection_id: str | None = None
         try:
-            tool, args, label = self._route(route, dict(arguments or {}))
+            self._limiter.take(name)
+            tool, args, label = self._route(route, _json_integers(arguments or {}))
             for prop, resolver in tool.defaults.items():
                 if args.get(prop) is None:
                     args[prop] = DEFAULT_RESOLVERS[resolver](self.ctx)
             value = args.get("connection_id")
             connection_id = value if isinstance(value, str) else None
-            model = _validate(tool.model, args, label)
+            hidden = route.omitted if not isinstance(route, ToolRoute) else {}
+            model = _validate(tool.model, args, label, hidden)
             result = await self._handlers[tool.name](model, self.ctx)
             return self._success(result, tool.name)
         except Exception as exc:
-            return self._failure(name, connection_id, exc)
+            return self._failure(name, connection_id, exc, arguments or {})
 
     def _route(
         self, route: ToolRoute | ActionRoute | RuleRoute, args: dict[str, Any]
@@ -176,6 +212,7 @@ class Registry:
         """The granular route, its arguments, and a label naming what was called."""
         if isinstance(route, ToolRoute):
             return route, args, route.name
+        _refuse_unlisted(route, args)
         if isinstance(route, RuleRoute):
             return _route_by_rules(route, args)
         key = route.discriminator
@@ -202,12 +239,17 @@ class Registry:
         content += [types.ImageContent(type="image", data=i.data_base64, mime_type=i.mime_type) for i in result.images]
         return types.CallToolResult(content=content)
 
-    def _failure(self, name: str, connection_id: str | None, exc: Exception) -> types.CallToolResult:
+    def _failure(
+        self, name: str, connection_id: str | None, exc: Exception, arguments: Mapping[str, Any]
+    ) -> types.CallToolResult:
         info = classify(exc)
         suggestion = render_tool_references(info.suggestion, self.spell)
         message = render_tool_references(info.message, self.spell)
         rendered = type(info)(info.error_type, info.recoverable, message, suggestion)
-        self._log.write(rendered, tool=name, connection_id=connection_id, exc=exc)
+        route = self._table[name]
+        if isinstance(route, ActionRoute):  # the action is no secret, and masking "connect" would garble the line
+            arguments = {k: v for k, v in arguments.items() if k != route.discriminator}
+        self._log.write(rendered, tool=name, connection_id=connection_id, exc=exc, arguments=arguments)
         text = f"{message}\n\nSuggestion: {suggestion}" if suggestion else message
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)],

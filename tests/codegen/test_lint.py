@@ -6,8 +6,10 @@ import copy
 
 import pytest
 
-from codegen.lint import SMART_TOOL_BUDGET
-from tests.codegen.conftest import PROBE, SchemaTree, findings
+from codegen.catalog import load_catalog
+from codegen.lint import SMART_PAYLOAD_BUDGET, SMART_TOOL_BUDGET
+from codegen.manifest import payload
+from tests.codegen.conftest import PROBE, SMART, SchemaTree, findings
 
 
 def test_a_valid_tree_has_no_findings(tree: SchemaTree) -> None:
@@ -134,6 +136,19 @@ def test_smart_budget(tree: SchemaTree) -> None:
             **{"x-cdpilot": {**copy.deepcopy(PROBE["x-cdpilot"]), "modes": ["legacy", "smart"]}},
         )
     assert findings(tree) == [f"schemas/smart: [budget] smart mode has {SMART_TOOL_BUDGET + 1} tools; the budget is 20"]
+
+
+def test_smart_payload_budget(tree: SchemaTree) -> None:
+    tree.tool("dom_probe")
+    tree.smart("dom")
+    room = SMART_PAYLOAD_BUDGET - len(payload(load_catalog(tree.root), "smart"))
+    tree.smart("dom", description=SMART["description"] + "x" * room)
+    assert findings(tree) == []  # exactly at the budget
+    tree.smart("dom", description=SMART["description"] + "x" * (room + 1))
+    assert findings(tree) == [
+        "schemas/smart: [budget] smart tools/list is 10001 characters; the budget is 10000 "
+        "(shorten descriptions, or omit advanced parameters with x-cdpilot.omit)"
+    ]
 
 
 @pytest.mark.parametrize("key", ["title", "x-other"])

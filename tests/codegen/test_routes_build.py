@@ -72,6 +72,8 @@ def test_the_generated_rule_route_spellings_and_routing_model(routed: SchemaTree
         "                Rule(TOOLS['dom_count'], 'include_hidden', None),\n"
         "                Rule(TOOLS['dom_probe'], None, None),\n"
         "            ),\n"
+        "            ('keep', 'connection_id', 'selector', 'include_hidden', 'limit'),\n"
+        "            {},\n"
         "        ),\n"
     ) in catalog
     assert (

@@ -1,4 +1,8 @@
-"""The tool author's loop on a throwaway copy of the repo: regenerate, check, and every failure mode."""
+"""The tool author's loop on a throwaway copy of the repo: regenerate, check, and every failure mode.
+
+Make targets run with this test run's virtualenv (``-o`` keeps make from reinstalling it
+from the copy), and ``PYTHONPATH`` puts the copy's packages before the installed ones.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
+VENV = Path(sys.prefix)
 
 PROBE_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -22,7 +27,7 @@ PROBE_SCHEMA = {
     "examples": [{}],
     "x-cdpilot": {
         "group": "probe",
-        "modes": ["legacy", "smart"],
+        "modes": ["legacy"],
         "defaults": {"connection_id": "active_connection"},
         "annotations": {
             "readOnlyHint": True,
@@ -38,23 +43,24 @@ PROBE_SCHEMA = {
 def repo(tmp_path: Path) -> Path:
     copy = tmp_path / "repo"
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    for part in ("schemas", "codegen", "src", "generated"):
+    for part in ("schemas", "codegen", "src", "generated", "tests"):
         shutil.copytree(REPO / part, copy / part, ignore=ignore)
-    shutil.copy(REPO / "pyproject.toml", copy / "pyproject.toml")
+    for name in ("pyproject.toml", "Makefile"):
+        shutil.copy(REPO / name, copy / name)
     return copy
 
 
 def run(repo: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return command(repo, [sys.executable, *args], timeout)
+
+
+def make(repo: Path, *args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    return command(repo, ["make", "--no-print-directory", "-o", f"{VENV}/.installed", f"VENV={VENV}", *args], timeout)
+
+
+def command(repo: Path, argv: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(repo / p) for p in ("", "src", "generated")))
-    return subprocess.run(
-        [sys.executable, *args],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+    return subprocess.run(argv, cwd=repo, env=env, capture_output=True, text=True, timeout=timeout, check=False)
 
 
 def snapshot(repo: Path) -> dict[str, bytes]:
@@ -91,9 +97,19 @@ def test_an_extra_generated_file_fails_the_check(repo: Path) -> None:
     assert "extra: cdpilot_generated/leftover.py" in check.stderr
 
 
-def test_missing_extra_and_mistyped_handlers_fail_check_mypy_and_start_up(repo: Path) -> None:
+def add_probe(repo: Path) -> None:
+    """demo_probe as a new action of the smart target tool: a tool of its own would not fit the
+    smart tools/list budget."""
     (repo / "schemas/tools/probe").mkdir()
     (repo / "schemas/tools/probe/demo_probe.json").write_text(json.dumps(PROBE_SCHEMA))
+    target = repo / "schemas/smart/target.json"
+    schema = json.loads(target.read_text())
+    schema["x-cdpilot"]["actions"]["probe"] = "demo_probe"
+    target.write_text(json.dumps(schema))
+
+
+def test_missing_extra_and_mistyped_handlers_fail_check_mypy_and_start_up(repo: Path) -> None:
+    add_probe(repo)
     assert run(repo, "-m", "codegen").returncode == 0
     handlers = repo / "src/cdpilot/handlers/__init__.py"
     source = handlers.read_text()
@@ -118,3 +134,60 @@ def test_missing_extra_and_mistyped_handlers_fail_check_mypy_and_start_up(repo: 
     assert 'Missing key "demo_probe"' in mypy.stdout
     assert 'Extra key "bogus_tool"' in mypy.stdout
     assert "navigate" in mypy.stdout and "ChromeLaunchArgs" in mypy.stdout
+
+
+DEMO_HANDLER = """
+
+async def demo_probe(args: DemoProbeArgs, ctx: ToolContext) -> ToolResult:
+    conn = ctx.connections.get(args.connection_id)
+    return ToolResult(f"demo_probe sees {conn.target_url or 'a blank page'}.")
+"""
+
+
+def tree(repo: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(repo)): p.read_bytes()
+        for p in sorted(repo.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(600)
+def test_new_tool_generate_check_then_a_handler_is_the_whole_loop(repo: Path) -> None:
+    before = tree(repo)
+    created = make(repo, "new-tool", "NAME=demo_probe", "GROUP=dom")
+    assert created.returncode == 0, created.stderr
+    assert "wrote schemas/tools/dom/demo_probe.json\nwrote tests/e2e/test_demo_probe.py\n" in created.stdout
+    generated = make(repo, "generate")
+    assert generated.returncode == 0, generated.stderr
+    assert "'demo_probe': TOOLS['demo_probe']" in (repo / "generated/cdpilot_generated/catalog.py").read_text()
+
+    unserved = make(repo, "check-generated")
+    assert unserved.returncode != 0
+    assert "handler check: demo_probe: no handler" in unserved.stderr
+    stub = run(repo, "-m", "pytest", "-q", "tests/e2e/test_demo_probe.py", timeout=240)
+    assert stub.returncode == 1, stub.stdout
+    assert "demo_probe: no handler" in stub.stdout
+
+    handlers = repo / "src/cdpilot/handlers/dom.py"
+    source = handlers.read_text().replace(
+        "from cdpilot_generated.models import ", "from cdpilot_generated.models import DemoProbeArgs, "
+    )
+    handlers.write_text(source + DEMO_HANDLER)
+    table = repo / "src/cdpilot/handlers/__init__.py"
+    table.write_text(table.read_text().replace("}\n", '    "demo_probe": dom.demo_probe,\n}\n'))
+
+    served = make(repo, "check-generated")
+    assert served.returncode == 0, served.stderr
+    stub = run(repo, "-m", "pytest", "-q", "tests/e2e/test_demo_probe.py", timeout=240)
+    assert stub.returncode == 0, stub.stdout
+    assert "2 passed" in stub.stdout
+    after = tree(repo)
+    changed = sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
+    assert [p for p in changed if not p.startswith("generated/")] == [
+        "schemas/tools/dom/demo_probe.json",
+        "src/cdpilot/handlers/__init__.py",
+        "src/cdpilot/handlers/dom.py",
+        "tests/e2e/test_demo_probe.py",
+    ]

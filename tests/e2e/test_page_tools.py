@@ -126,13 +126,18 @@ async def test_no_visible_match_is_a_state_error(session: ModeClient, site_url: 
 
 async def test_the_viewport_can_be_resized(session: ModeClient, site_url: str) -> None:
     await session.ok("navigate", url=f"{site_url}/")
-    answer = await session.ok("browser_set_viewport", width=500, height=400, device_scale_factor=2)
+    if session.mode == "smart":  # smart mode omits device_scale_factor (x-cdpilot.omit): refused by name
+        kind, text = await session.error("browser_set_viewport", width=500, height=400, device_scale_factor=2)
+        assert kind == "VALIDATION" and "- device_scale_factor: expected no such parameter in smart mode" in text
+    ratio = 2 if session.mode == "legacy" else 1
+    scale = {"device_scale_factor": ratio} if session.mode == "legacy" else {}
+    answer = await session.ok("browser_set_viewport", width=500, height=400, **scale)
     assert answer == (
-        "Viewport set to 500×400 (desktop, pixel ratio 2); the page now sees innerWidth 500, innerHeight 400."
+        f"Viewport set to 500×400 (desktop, pixel ratio {ratio}); the page now sees innerWidth 500, innerHeight 400."
     )
-    assert await session.js("[innerWidth, innerHeight, devicePixelRatio]") == [500, 400, 2]
+    assert await session.js("[innerWidth, innerHeight, devicePixelRatio]") == [500, 400, ratio]
     _, image, _ = await shot(session, format="png")
-    assert png_size(image)[1] == 800  # device pixels
+    assert png_size(image)[1] == 400 * ratio  # device pixels
     await session.ok("browser_set_viewport", width=800, height=600)
     assert await session.js("[innerWidth, devicePixelRatio]") == [800, 1]
 

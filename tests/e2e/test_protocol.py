@@ -18,6 +18,7 @@ from tests.e2e.harness import Handshake, RawServer, mcp_client, text_of
 
 pytestmark = pytest.mark.anyio
 
+MANIFESTS = {"smart": manifests.SMART_TOOLS_JSON, "legacy": manifests.LEGACY_TOOLS_JSON}
 SMART_NAMES = {t["name"] for t in json.loads(manifests.SMART_TOOLS_JSON)["tools"]}
 LEGACY_NAMES = {t["name"] for t in json.loads(manifests.LEGACY_TOOLS_JSON)["tools"]}
 
@@ -30,9 +31,6 @@ async def test_each_mode_lists_its_own_tools(handshake: Handshake) -> None:
         legacy = await client.list_tools()
     assert {t.name for t in smart.tools} == SMART_NAMES
     assert {t.name for t in legacy.tools} == LEGACY_NAMES
-    assert len(smart.tools) <= 20
-    wire = len(manifests.SMART_TOOLS_JSON)
-    print(f"smart tools/list: {len(smart.tools)} tools, {wire} characters")
     assert {
         "chrome_launch",
         "chrome_connect",
@@ -49,10 +47,44 @@ async def test_each_mode_lists_its_own_tools(handshake: Handshake) -> None:
         "switch",
         "disconnect",
     ]
-    # Hints equal to the MCP defaults (destructive, open world) are left off the wire.
-    assert chrome.annotations is not None and chrome.annotations.destructive_hint is None
+    # Hints equal to the MCP defaults are left off the wire: chrome's are all destructive, open world.
+    assert chrome.annotations is None
     query = next(t for t in smart.tools if t.name == "query_elements")
     assert query.annotations is not None and query.annotations.read_only_hint is True
+
+
+@pytest.mark.parametrize("mode", ["smart", "legacy"])
+async def test_the_size_of_tools_list_on_the_wire(mode: str) -> None:
+    """Both figures of the token-economy bar (SPEC §5), from the real server over stdio; the result is
+    re-serialised with the server's compact separators, so its length is what the client received."""
+    server = await RawServer.start(mode)
+    try:
+        await server.initialize()
+        result = (await server.request("tools/list"))["result"]
+    finally:
+        await server.kill()
+    size = len(json.dumps(result, separators=(",", ":"), ensure_ascii=False))
+    print(f"{mode} tools/list: {len(result['tools'])} tools, {size} characters")
+    assert result == json.loads(MANIFESTS[mode])
+    if mode == "smart":
+        assert len(result["tools"]) <= 20 and size <= 10_000
+
+
+@pytest.mark.parametrize(
+    ("mode", "tool", "args", "error_type"),
+    [
+        ("smart", "chrome", {"action": "connect", "timeout_ms": 500}, "VALIDATION"),
+        ("legacy", "chrome_connect", {"timeout_ms": 500}, "CONNECTION"),  # accepted: it reached the dead port
+    ],
+)
+async def test_a_parameter_smart_mode_omits_is_refused_there_and_taken_in_legacy(
+    mode: str, tool: str, args: dict[str, object], error_type: str
+) -> None:
+    async with mcp_client(mode) as client:
+        result = await client.call_tool(tool, {**args, "port": closed_port()})
+    assert result.meta is not None and result.meta["cdpilot/errorType"] == error_type
+    refused = "- timeout_ms: expected no such parameter in smart mode (only legacy mode has it: chrome_connect)"
+    assert (refused in text_of(result)) == (mode == "smart")
 
 
 async def test_unknown_tool_is_error_32602() -> None:
@@ -172,3 +204,17 @@ def test_stdin_from_a_file_or_dev_null_is_served_and_ends_cleanly(tmp_path: Path
             assert any(r.get("error", {}).get("code") == -32700 for r in replies)
         else:
             assert replies == []
+
+
+async def test_a_tool_over_its_rate_limit_is_refused_clearly_and_other_tools_go_on() -> None:
+    async with mcp_client("legacy", "--rate-limit", "3/60") as client:
+        for _ in range(3):
+            assert not (await client.call_tool("chrome_list_connections", {})).is_error
+        refused = await client.call_tool("chrome_list_connections", {})
+        assert refused.is_error and refused.meta is not None
+        assert refused.meta["cdpilot/errorType"] == "EXECUTION"
+        text = text_of(refused)
+        assert "chrome_list_connections is over its rate limit (3 calls per 60 s)" in text
+        assert "Suggestion: Wait " in text and "--rate-limit" in text
+        other = await client.call_tool("navigate", {"url": "http://127.0.0.1:9/"})
+        assert other.meta is not None and other.meta["cdpilot/errorType"] == "CONNECTION"  # not rate-limited

@@ -1,0 +1,77 @@
+"""The exact tools/list payload of each mode, as clients receive it.
+
+Legacy mode documents every parameter. Smart mode is the lean mode (SPEC §5: its tools/list
+within 10,000 characters): its schemas keep every constraint, so they refuse exactly what the
+server refuses, but drop each property's ``description`` and ``default``; the smart tool's own
+description says what the names and types do not.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from codegen.catalog import Catalog, legacy_names, smart_names
+from codegen.smart import derived_annotations, input_schema
+
+# The MCP spec's value for an absent hint: sending it again only costs tokens.
+MCP_HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+# Hints MCP defines only for tools that write ("meaningful only when readOnlyHint == false").
+WRITE_HINTS = ("destructiveHint", "idempotentHint")
+# Keywords that document a property without constraining it (JSON Schema validates neither).
+_DOC_KEYWORDS = ("description", "default")
+
+
+def manifest(catalog: Catalog, mode: str) -> list[dict[str, Any]]:
+    """The exact ``tools`` list of tools/list in one mode, sorted by name."""
+    tools: list[dict[str, Any]] = []
+    names = smart_names(catalog) if mode == "smart" else legacy_names(catalog)
+    for name in names:
+        smart = catalog.smart.get(name) if mode == "smart" else None
+        if smart is not None:
+            schema, hints, description = (
+                input_schema(catalog, smart),
+                derived_annotations(catalog, smart),
+                smart.description,
+            )
+        else:
+            tool = catalog.granular[name]
+            schema = {k: v for k, v in tool.resolved.items() if k != "description"}
+            hints, description = dict(tool.meta["annotations"]), tool.description
+        if not schema.get("required"):
+            schema.pop("required", None)
+        if mode == "smart":
+            schema = {**schema, "properties": {k: _lean(v) for k, v in schema["properties"].items()}}
+        tool_entry = {"name": name, "description": description, "inputSchema": schema}
+        hints = _telling(hints)
+        tools.append({**tool_entry, "annotations": hints} if hints else tool_entry)
+    return tools
+
+
+def _telling(hints: dict[str, Any]) -> dict[str, Any]:
+    """The hints that tell a client something: not an MCP default, not a write hint of a read-only
+    tool, and not the title (it stays in the schema files as docs; names already read well)."""
+    read_only = hints.get("readOnlyHint") is True
+    return {
+        k: v
+        for k, v in hints.items()
+        if k != "title" and MCP_HINT_DEFAULTS.get(k) != v and not (read_only and k in WRITE_HINTS)
+    }
+
+
+def _lean(prop: dict[str, Any]) -> dict[str, Any]:
+    """A property as smart mode sends it: exactly as strict, and shorter. Documentation goes (JSON
+    Schema validates neither keyword), and so does a ``type`` that an all-string enum implies."""
+    lean = {k: v for k, v in prop.items() if k not in _DOC_KEYWORDS}
+    if lean.get("type") == "string" and all(isinstance(value, str) for value in lean.get("enum", [None])):
+        del lean["type"]
+    return lean
+
+
+def payload(catalog: Catalog, mode: str) -> str:
+    """The tools/list result of one mode as the server sends it (what the budget measures)."""
+    return compact({"tools": manifest(catalog, mode)})
+
+
+def compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
