@@ -7,7 +7,7 @@ import json
 import pytest
 from mcp.shared.message import SessionMessage
 
-from cdpilot.transport import parse_line
+from cdpilot.transport import parse_line, serialize_message
 
 
 def error_of(line: bytes) -> dict[str, object]:
@@ -50,3 +50,30 @@ def test_a_request_passes_through() -> None:
     message = parse_line(b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}\r\n')
     assert isinstance(message, SessionMessage)
     assert message.message.model_dump(exclude_unset=True) == {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A UTF-16-BE request: json.loads(bytes) guesses the encoding and used to serve it.
+        json.dumps({"jsonrpc": "2.0", "id": 7, "method": "ping"}).encode("utf-16-be") + b"\x00\n",
+        b'{"jsonrpc": "2.0", "id": 7, "method": "ping", "params": {"x": NaN}}\n',
+        b'{"jsonrpc": "2.0", "id": 7, "method": "ping", "params": {"x": -Infinity}}\n',
+        b"[" * 100_000 + b"]" * 100_000 + b"\n",  # used to raise RecursionError and end the server
+    ],
+    ids=["utf-16", "nan", "infinity", "deep"],
+)
+def test_what_is_not_utf8_json_is_a_parse_error(line: bytes) -> None:
+    reply = error_of(line)
+    assert reply["id"] is None
+    assert reply["error"]["code"] == -32700  # type: ignore[index]
+
+
+def test_a_reply_with_a_lone_surrogate_is_escaped_not_fatal() -> None:
+    """UTF-8 cannot carry a lone surrogate (an escaped id echoed back, a page's JavaScript
+    string); serialising one used to raise and take the writer, and the server, down."""
+    message = parse_line(b'{"jsonrpc": "2.0", "id": "\\ud800", "method": "ping"}\n')
+    assert isinstance(message, SessionMessage)
+    wire = serialize_message(message)
+    assert wire.isascii() and b"\\ud800" in wire
+    assert json.loads(wire)["id"] == "\ud800"

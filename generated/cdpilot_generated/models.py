@@ -69,7 +69,7 @@ class ChromeConnectArgs(BaseModel):
     ws_url: Annotated[str | None, Field(description='ws:// DevTools URL.', pattern='^wss?://')] = None
     headers: Annotated[dict[str, str], Field(description='Handshake headers.')] = {}
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
-    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 5000
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 5000
 
 
 class ChromeDisconnectArgs(BaseModel):
@@ -132,7 +132,7 @@ class ClickElementArgs(BaseModel):
     index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
     button: Annotated[Literal['left', 'right', 'middle'], Field(description='Mouse button.')] = 'left'
     click_count: Annotated[int, Field(description='2 for a double click.', ge=1, le=3)] = 1
-    timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1)] = 5000
+    timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1, le=600000)] = 5000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
@@ -181,7 +181,7 @@ class DebuggerEvaluateOnCallFrameArgs(BaseModel):
     )
     call_frame_id: Annotated[int | str, Field(description='Frame index (0 = top) or CDP callFrameId.')]
     expression: Annotated[str, Field(description='JavaScript.', min_length=1)]
-    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 5000
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 5000
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
 
@@ -217,7 +217,7 @@ class DebuggerPauseArgs(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1)] = 2000
+    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1, le=600000)] = 2000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
@@ -242,7 +242,7 @@ class DebuggerResumeArgs(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1)] = 2000
+    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1, le=600000)] = 2000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
@@ -257,8 +257,8 @@ class DebuggerSetBreakpointArgs(BaseModel):
     )
     url: Annotated[str | None, Field(description='Script URL.', min_length=1)] = None
     url_regex: Annotated[str | None, Field(description='Script URL regex (instead of url).', min_length=1)] = None
-    line_number: Annotated[int, Field(description='Line, 1-based.', ge=1)]
-    column_number: Annotated[int | None, Field(description='Column, 1-based.', ge=1)] = None
+    line_number: Annotated[int, Field(description='Line, 1-based.', ge=1, le=10000000)]
+    column_number: Annotated[int | None, Field(description='Column, 1-based.', ge=1, le=10000000)] = None
     condition: Annotated[str | None, Field(description='JS; pause only when true.', min_length=1)] = None
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
@@ -295,7 +295,7 @@ class DebuggerStepIntoArgs(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1)] = 2000
+    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1, le=600000)] = 2000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
@@ -308,7 +308,7 @@ class DebuggerStepOutArgs(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1)] = 2000
+    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1, le=600000)] = 2000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
@@ -321,7 +321,7 @@ class DebuggerStepOverArgs(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1)] = 2000
+    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1, le=600000)] = 2000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
@@ -336,7 +336,7 @@ class EvaluateJsArgs(BaseModel):
     )
     expression: Annotated[str, Field(description='JavaScript.', min_length=1)]
     await_promise: Annotated[bool, Field(description='Await promises.')] = True
-    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 5000
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 5000
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
 
@@ -353,7 +353,7 @@ class FillElementArgs(BaseModel):
     index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
     submit: Annotated[bool, Field(description='Press Enter after.')] = False
     clear: Annotated[bool, Field(description='Clear the field first.')] = True
-    timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1)] = 5000
+    timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1, le=600000)] = 5000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
@@ -401,7 +401,7 @@ class GoBackArgs(BaseModel):
     wait_until: Annotated[
         Literal['load', 'domcontentloaded', 'networkidle'], Field(description='Event to wait for.')
     ] = 'load'
-    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 30000
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 30000
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
 
@@ -416,7 +416,7 @@ class GoForwardArgs(BaseModel):
     wait_until: Annotated[
         Literal['load', 'domcontentloaded', 'networkidle'], Field(description='Event to wait for.')
     ] = 'load'
-    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 30000
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 30000
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
 
@@ -444,7 +444,7 @@ class HoverElementArgs(BaseModel):
     )
     selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
     index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
-    timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1)] = 5000
+    timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1, le=600000)] = 5000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
@@ -506,7 +506,7 @@ class NavigateArgs(BaseModel):
     wait_until: Annotated[
         Literal['load', 'domcontentloaded', 'networkidle'], Field(description='Event to wait for.')
     ] = 'load'
-    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 30000
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 30000
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
 
@@ -564,7 +564,7 @@ class ReloadArgs(BaseModel):
     wait_until: Annotated[
         Literal['load', 'domcontentloaded', 'networkidle'], Field(description='Event to wait for.')
     ] = 'load'
-    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 30000
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 30000
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
 
@@ -580,7 +580,7 @@ class SelectOptionArgs(BaseModel):
     index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
     value: Annotated[str | None, Field(description='Option value.')] = None
     label: Annotated[str | None, Field(description='Option text.')] = None
-    timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1)] = 5000
+    timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1, le=600000)] = 5000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
@@ -614,7 +614,7 @@ class WaitForArgs(BaseModel):
     selector: Annotated[str | None, Field(description='CSS selector.', min_length=1)] = None
     state: Annotated[Literal['attached', 'visible', 'hidden'], Field(description='Selector state.')] = 'visible'
     texts: Annotated[list[Text] | None, Field(description='Any of these texts.', min_length=1)] = None
-    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1)] = 10000
+    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 10000
     connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
 
 

@@ -27,10 +27,10 @@ import enum
 import re
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import ClassVar, TextIO
+from typing import Any, ClassVar, TextIO
 
 
 class ErrorType(enum.StrEnum):
@@ -148,24 +148,60 @@ def render_tool_references(text: str, render_tool: Callable[[str], str]) -> str:
     return _TOOL_REFERENCE.sub(lambda m: render_tool(m.group(1)), text)
 
 
+MASKED_MIN_CHARS = 4  # shorter strings carry no secret, and masking them would garble the line
+
+
+def _masked_values(arguments: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(name, text) of each string argument the log must not show, longest first: top-level
+    values and the items one level down (headers, extra_args, texts). ``connection_id`` is
+    left out: the log line names the connection by design (``conn=``)."""
+    found = []
+    for name, value in arguments.items():
+        if name == "connection_id":
+            continue
+        inner = value.values() if isinstance(value, dict) else value if isinstance(value, list) else (value,)
+        texts = {item.strip() for item in inner if isinstance(item, str)}
+        found += [(name, text) for text in texts if len(text) >= MASKED_MIN_CHARS]
+    return sorted(found, key=lambda pair: -len(pair[1]))
+
+
+def _mask(text: str, values: Sequence[tuple[str, str]]) -> str:
+    for name, value in values:
+        text = text.replace(value, f"<{name}>")
+    return text
+
+
 @dataclass
 class ErrorLog:
-    """Writes each error once to stderr in the SPEC §4 format; never logs argument values."""
+    """Writes each error once to stderr in the SPEC §4 format; never logs argument values.
+
+    Messages may quote what the client sent (a refused host, a missing executable, a bad
+    selector), which the client should see; the log instead shows ``<host>`` where the
+    call's ``arguments`` put a value, traceback included."""
 
     stream: TextIO = field(default_factory=lambda: sys.stderr)
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
 
-    def write(self, info: ErrorInfo, *, tool: str, connection_id: str | None, exc: BaseException | None = None) -> None:
+    def write(
+        self,
+        info: ErrorInfo,
+        *,
+        tool: str,
+        connection_id: str | None,
+        exc: BaseException | None = None,
+        arguments: Mapping[str, Any] | None = None,
+    ) -> None:
         """One line (plus the suggestion); an UNKNOWN error also gets its traceback, it is a bug."""
+        hidden = _masked_values(arguments or {})
         stamp = self.clock().isoformat(timespec="milliseconds").replace("+00:00", "Z")
         first_line = info.message.splitlines()[0] if info.message else ""
         line = (
             f"{stamp} [ERROR:{info.error_type}] tool={tool} conn={connection_id or '-'} "
-            f"recoverable={str(info.recoverable).lower()} {first_line}"
+            f"recoverable={str(info.recoverable).lower()} {_mask(first_line, hidden)}"
         )
         if info.suggestion:
-            line += f"\n  Suggestion: {info.suggestion}"
+            line += f"\n  Suggestion: {_mask(info.suggestion, hidden)}"
         self.stream.write(line + "\n")
         if info.error_type is ErrorType.UNKNOWN and exc is not None:
-            traceback.print_exception(exc, file=self.stream)
+            self.stream.write(_mask("".join(traceback.format_exception(exc)), hidden))
         self.stream.flush()

@@ -5,7 +5,9 @@ client then waits forever for an answer), and it moves every line through a work
 thread. This transport keeps the SDK's guarantees (UTF-8, nothing but JSON-RPC on
 stdout) and adds the JSON-RPC error replies the spec asks for:
 
-- a line that is not JSON → ``-32700`` Parse error, ``id: null``;
+- a line that is not JSON → ``-32700`` Parse error, ``id: null``; so is a line that is not
+  UTF-8 (``json.loads`` would guess UTF-16/32 from the bytes), one with ``NaN`` or
+  ``Infinity`` (Python extensions, not JSON), and one nested too deeply to parse;
 - JSON that is not a JSON-RPC message (wrong types, a batch, no method) → ``-32600``
   Invalid Request, echoing the id when one can be read;
 - a line longer than `MAX_LINE_BYTES` → ``-32600``, and the rest of the line is skipped.
@@ -13,6 +15,10 @@ stdout) and adds the JSON-RPC error replies the spec asks for:
 Stdout protection: the wire is a private duplicate of fd 1, and fd 1 itself is pointed
 at stderr while we serve, so a stray ``print`` or a child process cannot corrupt the
 stream. Stdin is likewise read from a duplicate and fd 0 points at /dev/null.
+
+Every reply is written as UTF-8 JSON even when a string in it holds a lone surrogate (an
+escaped ``"\\ud800"`` id echoed back, a JavaScript string from the page): such a message is
+written with ``\\u`` escapes instead of taking the writer, and with it the server, down.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import mcp_types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
 
 MAX_LINE_BYTES = 32 * 1024 * 1024
 
@@ -46,13 +53,19 @@ def _error_line(request_id: Any, code: int, message: str) -> bytes:
     return json.dumps(envelope, separators=(",", ":")).encode() + b"\n"
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def parse_line(line: bytes) -> SessionMessage | bytes | None:
     """A message to serve, or the bytes of the error reply to send instead (None: blank line)."""
     if not line.strip():
         return None
     try:
-        payload = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        payload = json.loads(line.decode("utf-8-sig"), parse_constant=_refuse_constant)
+    except RecursionError:
+        return _error_line(None, types.PARSE_ERROR, "Parse error: nested too deeply")
+    except ValueError as exc:  # not JSON, not UTF-8, or NaN/Infinity
         return _error_line(None, types.PARSE_ERROR, f"Parse error: {exc}")
     request_id = payload.get("id") if isinstance(payload, dict) else None
     if not isinstance(payload, dict):
@@ -194,8 +207,17 @@ async def _skip_long_line(reader: asyncio.StreamReader) -> None:
 async def _write_loop(source: MemoryObjectReceiveStream[SessionMessage], writer: _Writer) -> None:
     async with source:
         async for session_message in source:
-            text = session_message.message.model_dump_json(by_alias=True, exclude_unset=True)
-            await writer.write(text.encode() + b"\n")
+            await writer.write(serialize_message(session_message) + b"\n")
+
+
+def serialize_message(session_message: SessionMessage) -> bytes:
+    """One message as UTF-8 JSON; a lone surrogate, which UTF-8 cannot carry, goes out as a ``\\u`` escape."""
+    message = session_message.message
+    try:
+        return message.model_dump_json(by_alias=True, exclude_unset=True).encode()
+    except PydanticSerializationError:
+        plain = message.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        return json.dumps(plain, separators=(",", ":")).encode()
 
 
 @asynccontextmanager

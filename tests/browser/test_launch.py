@@ -17,39 +17,16 @@ from tests.support import readable
 from tests.support.chromium import (
     TEST_CHROME_ARGS,
     chrome_env,
+    cmdline_of,
     leftovers_of,
+    listening_socket_inodes,
     no_processes_with,
     processes_with,
+    socket_inodes_of,
     wait_gone,
 )
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
-
-
-def listening_socket_inodes() -> set[str]:
-    inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            fields = line.split()
-            if fields[3] == "0A":  # TCP_LISTEN
-                inodes.add(fields[9])
-    return inodes
-
-
-def socket_inodes_of(pid: int) -> set[str]:
-    inodes = set()
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            target = os.readlink(fd)
-        except OSError:
-            continue
-        if target.startswith("socket:["):
-            inodes.add(target[len("socket:[") : -1])
-    return inodes
-
-
-def cmdline_of(pid: int) -> list[str]:
-    return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")[:-1]
 
 
 def script(tmp_path: Path, body: str) -> str:

@@ -96,6 +96,38 @@ def leftovers_of(profile_dir: str, timeout_s: float = 10.0) -> list[str]:
     return found
 
 
+def listening_socket_inodes() -> set[str]:
+    """Inodes of every listening TCP socket (IPv4 and IPv6) on this machine."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A":  # TCP_LISTEN
+                inodes.add(fields[9])
+    return inodes
+
+
+def socket_inodes_of(pid: int) -> set[str]:
+    """Inodes of the sockets a process holds open (none once it has exited)."""
+    inodes = set()
+    try:
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except FileNotFoundError:
+        return inodes
+    for fd in fds:
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:[") : -1])
+    return inodes
+
+
+def cmdline_of(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")[:-1]
+
+
 @dataclass(frozen=True)
 class StandaloneChromium:
     pid: int

@@ -52,12 +52,12 @@ def check_host_and_port(host: str, port: int, *, allow_remote: bool) -> None:
 def check_websocket_url(ws_url: str, *, allow_remote: bool) -> str:
     """The ws:// or wss:// DevTools URL to open, refused when malformed or (policy) remote."""
     url = ws_url.strip()
-    parts = urlsplit(url)
-    try:
-        port_is_valid = parts.port is None or 0 < parts.port < 65536
+    try:  # urlsplit and .port raise ValueError on a malformed authority ("ws://[", a port of "x")
+        parts = urlsplit(url)
+        well_formed = parts.port is None or 0 < parts.port < 65536
     except ValueError:
-        port_is_valid = False
-    if parts.scheme.lower() not in ("ws", "wss") or not parts.hostname or not port_is_valid:
+        well_formed = False
+    if not well_formed or parts.scheme.lower() not in ("ws", "wss") or not parts.hostname:
         raise ArgumentError(
             "Invalid DevTools websocket URL.",
             problems=[FieldProblem("ws_url", "a ws:// or wss:// URL with a host", "another kind of text")],

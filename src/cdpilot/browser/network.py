@@ -35,8 +35,11 @@ SECRET_HEADERS = {
     "x-api-key",
     "x-auth-token",
     "x-csrf-token",
+    "dpop",
 }
-SECRET_NAME_PARTS = ("token", "secret", "session", "password", "api-key", "apikey", "api_key")
+# Any header whose name contains one of these is redacted: over-redacting a harmless header
+# costs little, leaking a credential a lot.
+SECRET_NAME_PARTS = ("token", "secret", "session", "password", "auth", "key", "jwt", "credential", "signature")
 
 
 @dataclass(eq=False)

@@ -17,6 +17,8 @@ from pathlib import Path, PurePosixPath
 from cdpilot.errors import ArgumentError, FieldProblem
 
 EXPECTED = "a relative path inside the output directory"
+MAX_NAME_BYTES = 255  # NAME_MAX of Linux file systems
+MAX_PATH_BYTES = 1024  # far below PATH_MAX (4096) once joined to the output directory
 
 
 @functools.cache
@@ -63,10 +65,21 @@ def _checked_relative(user_path: str, field: str) -> PurePosixPath:
         raise _refuse(field, "a path with '..'")
     if not relative.parts:
         raise _refuse(field, "an empty path")
+    if any(len(part.encode()) > MAX_NAME_BYTES for part in relative.parts):
+        raise _refuse(field, f"a name longer than {MAX_NAME_BYTES} bytes")
+    if len(user_path.encode()) > MAX_PATH_BYTES:
+        raise _refuse(field, f"a path longer than {MAX_PATH_BYTES} bytes")
     return relative
 
 
 def _place(root: Path, relative: PurePosixPath, field: str) -> Path:
+    try:
+        return _walk(root, relative, field)
+    except OSError as exc:  # what the shape check cannot foresee (permissions, a full disk)
+        raise _refuse(field, f"a path that cannot be created ({exc.strerror})") from exc
+
+
+def _walk(root: Path, relative: PurePosixPath, field: str) -> Path:
     directory = root
     for part in relative.parts[:-1]:
         directory = directory / part
