@@ -22,7 +22,7 @@ class BrowserEmulateMediaArgs(BaseModel):
         Literal['reduce', 'no-preference'] | None, Field(description='prefers-reduced-motion.')
     ] = None
     media: Annotated[Literal['screen', 'print'] | None, Field(description='CSS media type.')] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class BrowserScreenshotArgs(BaseModel):
@@ -38,7 +38,7 @@ class BrowserScreenshotArgs(BaseModel):
     full_page: Annotated[bool, Field(description='Whole page.')] = False
     selector: Annotated[str | None, Field(description='Only this element.', min_length=1)] = None
     path: Annotated[str | None, Field(description='Save to (under output dir).')] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class BrowserSetViewportArgs(BaseModel):
@@ -53,7 +53,7 @@ class BrowserSetViewportArgs(BaseModel):
     height: Annotated[int, Field(description='CSS px.', ge=100, le=10000)]
     device_scale_factor: Annotated[float, Field(description='Pixel ratio.', ge=0.5, le=4.0)] = 1
     mobile: Annotated[bool, Field(description='Mobile.')] = False
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class ChromeConnectArgs(BaseModel):
@@ -68,7 +68,7 @@ class ChromeConnectArgs(BaseModel):
     port: Annotated[int, Field(description='DevTools port.', ge=1, le=65535)] = 9222
     ws_url: Annotated[str | None, Field(description='ws:// DevTools URL.', pattern='^wss?://')] = None
     headers: Annotated[dict[str, str], Field(description='Handshake headers.')] = {}
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
     timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 5000
 
 
@@ -80,7 +80,7 @@ class ChromeDisconnectArgs(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class ChromeLaunchArgs(BaseModel):
@@ -96,7 +96,7 @@ class ChromeLaunchArgs(BaseModel):
     user_data_dir: Annotated[str | None, Field(description='Profile dir to keep.')] = None
     extra_args: Annotated[list[str], Field(description='Extra browser flags.')] = []
     url: Annotated[str | None, Field(description='First page.', min_length=1)] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class ChromeListConnectionsArgs(BaseModel):
@@ -117,7 +117,7 @@ class ChromeSwitchConnectionArgs(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    connection_id: Annotated[str, Field(description='Connection (default: active).', min_length=1)]
+    connection_id: Annotated[str, Field(description='Connection (default, or empty: the active one).')]
 
 
 class ClickElementArgs(BaseModel):
@@ -134,7 +134,7 @@ class ClickElementArgs(BaseModel):
     click_count: Annotated[int, Field(description='2 for a double click.', ge=1, le=3)] = 1
     timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1, le=600000)] = 5000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class CloseTargetArgs(BaseModel):
@@ -146,7 +146,7 @@ class CloseTargetArgs(BaseModel):
         extra='forbid',
     )
     index: Annotated[int | None, Field(description='Page index.', ge=0)] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class DebuggerDisableArgs(BaseModel):
@@ -157,7 +157,7 @@ class DebuggerDisableArgs(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class DebuggerEnableArgs(BaseModel):
@@ -168,7 +168,7 @@ class DebuggerEnableArgs(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class DebuggerEvaluateOnCallFrameArgs(BaseModel):
@@ -182,7 +182,7 @@ class DebuggerEvaluateOnCallFrameArgs(BaseModel):
     call_frame_id: Annotated[int | str, Field(description='Frame index (0 = top) or CDP callFrameId.')]
     expression: Annotated[str, Field(description='JavaScript.', min_length=1)]
     timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 5000
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class DebuggerGetCallStackArgs(BaseModel):
@@ -195,7 +195,7 @@ class DebuggerGetCallStackArgs(BaseModel):
     )
     max_frames: Annotated[int, Field(description='Max frames.', ge=1, le=30)] = 5
     max_variables: Annotated[int, Field(description='Max variables per scope.', ge=0, le=30)] = 8
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class DebuggerListBreakpointsArgs(BaseModel):
@@ -206,7 +206,7 @@ class DebuggerListBreakpointsArgs(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class DebuggerPauseArgs(BaseModel):
@@ -219,7 +219,7 @@ class DebuggerPauseArgs(BaseModel):
     )
     timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1, le=600000)] = 2000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class DebuggerRemoveBreakpointArgs(BaseModel):
@@ -231,7 +231,7 @@ class DebuggerRemoveBreakpointArgs(BaseModel):
         extra='forbid',
     )
     breakpoint_id: Annotated[str, Field(description='Breakpoint id.', min_length=1)]
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class DebuggerResumeArgs(BaseModel):
@@ -244,7 +244,7 @@ class DebuggerResumeArgs(BaseModel):
     )
     timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1, le=600000)] = 2000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class DebuggerSetBreakpointArgs(BaseModel):
@@ -260,7 +260,7 @@ class DebuggerSetBreakpointArgs(BaseModel):
     line_number: Annotated[int, Field(description='Line, 1-based.', ge=1, le=10000000)]
     column_number: Annotated[int | None, Field(description='Column, 1-based.', ge=1, le=10000000)] = None
     condition: Annotated[str | None, Field(description='JS; pause only when true.', min_length=1)] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class DebuggerSetPauseOnExceptionsArgs(BaseModel):
@@ -272,7 +272,7 @@ class DebuggerSetPauseOnExceptionsArgs(BaseModel):
         extra='forbid',
     )
     state: Annotated[Literal['none', 'uncaught', 'all'], Field(description='Which exceptions pause.')]
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class DebuggerSkipAllPausesArgs(BaseModel):
@@ -284,7 +284,7 @@ class DebuggerSkipAllPausesArgs(BaseModel):
         extra='forbid',
     )
     skip_all_pauses: Annotated[bool, Field(description='true: never pause.')]
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class DebuggerStepIntoArgs(BaseModel):
@@ -297,7 +297,7 @@ class DebuggerStepIntoArgs(BaseModel):
     )
     timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1, le=600000)] = 2000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class DebuggerStepOutArgs(BaseModel):
@@ -310,7 +310,7 @@ class DebuggerStepOutArgs(BaseModel):
     )
     timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1, le=600000)] = 2000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class DebuggerStepOverArgs(BaseModel):
@@ -323,7 +323,7 @@ class DebuggerStepOverArgs(BaseModel):
     )
     timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1, le=600000)] = 2000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class EvaluateJsArgs(BaseModel):
@@ -337,7 +337,7 @@ class EvaluateJsArgs(BaseModel):
     expression: Annotated[str, Field(description='JavaScript.', min_length=1)]
     await_promise: Annotated[bool, Field(description='Await promises.')] = True
     timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 5000
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class FillElementArgs(BaseModel):
@@ -355,7 +355,7 @@ class FillElementArgs(BaseModel):
     clear: Annotated[bool, Field(description='Clear the field first.')] = True
     timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1, le=600000)] = 5000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class GetConsoleLogsArgs(BaseModel):
@@ -372,7 +372,7 @@ class GetConsoleLogsArgs(BaseModel):
     limit: Annotated[int, Field(description='Max messages.', ge=1, le=100)] = 20
     expand_errors: Annotated[bool, Field(description='Stack traces.')] = False
     include_previous_pages: Annotated[bool, Field(description='Include earlier pages.')] = False
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class GetNetworkRequestArgs(BaseModel):
@@ -387,7 +387,7 @@ class GetNetworkRequestArgs(BaseModel):
     include_body: Annotated[bool, Field(description='Include body.')] = True
     max_body_chars: Annotated[int, Field(description='Inline body limit.', ge=0, le=4000)] = 2000
     save_body_to: Annotated[str | None, Field(description='Save body to (under output dir).')] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class GoBackArgs(BaseModel):
@@ -402,7 +402,7 @@ class GoBackArgs(BaseModel):
         Literal['load', 'domcontentloaded', 'networkidle'], Field(description='Event to wait for.')
     ] = 'load'
     timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 30000
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class GoForwardArgs(BaseModel):
@@ -417,7 +417,7 @@ class GoForwardArgs(BaseModel):
         Literal['load', 'domcontentloaded', 'networkidle'], Field(description='Event to wait for.')
     ] = 'load'
     timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 30000
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class HandleDialogArgs(BaseModel):
@@ -431,7 +431,7 @@ class HandleDialogArgs(BaseModel):
     accept: Annotated[bool, Field(description='OK or Cancel.')] = True
     prompt_text: Annotated[str | None, Field(description='prompt() text.')] = None
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class HoverElementArgs(BaseModel):
@@ -446,7 +446,7 @@ class HoverElementArgs(BaseModel):
     index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
     timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1, le=600000)] = 5000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class InspectElementArgs(BaseModel):
@@ -461,7 +461,7 @@ class InspectElementArgs(BaseModel):
     text: Annotated[str | None, Field(description='Its text.', min_length=1)] = None
     attributes: Annotated[dict[str, str] | None, Field(description='Its attributes.')] = None
     limit: Annotated[int, Field(description='Max candidates.', ge=1, le=10)] = 5
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class ListNetworkRequestsArgs(BaseModel):
@@ -480,7 +480,7 @@ class ListNetworkRequestsArgs(BaseModel):
     url_pattern: Annotated[str | None, Field(description='URL glob.', min_length=1)] = None
     limit: Annotated[int, Field(description='Page size.', ge=1, le=50)] = 20
     offset: Annotated[int, Field(description='Skip.', ge=0)] = 0
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class ListTargetsArgs(BaseModel):
@@ -491,7 +491,7 @@ class ListTargetsArgs(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class NavigateArgs(BaseModel):
@@ -507,7 +507,7 @@ class NavigateArgs(BaseModel):
         Literal['load', 'domcontentloaded', 'networkidle'], Field(description='Event to wait for.')
     ] = 'load'
     timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 30000
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class NewTargetArgs(BaseModel):
@@ -519,7 +519,7 @@ class NewTargetArgs(BaseModel):
         extra='forbid',
     )
     url: Annotated[str | None, Field(description='URL (glob for switch).', min_length=1)] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class PressKeyArgs(BaseModel):
@@ -534,7 +534,7 @@ class PressKeyArgs(BaseModel):
     selector: Annotated[str | None, Field(description='CSS selector.', min_length=1)] = None
     index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class QueryElementsArgs(BaseModel):
@@ -549,7 +549,7 @@ class QueryElementsArgs(BaseModel):
     limit: Annotated[int, Field(description='Max elements.', ge=1, le=20)] = 5
     text_contains: Annotated[str | None, Field(description='Text filter.', min_length=1)] = None
     include_hidden: Annotated[bool, Field(description='Include hidden.')] = False
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class ReloadArgs(BaseModel):
@@ -565,7 +565,7 @@ class ReloadArgs(BaseModel):
         Literal['load', 'domcontentloaded', 'networkidle'], Field(description='Event to wait for.')
     ] = 'load'
     timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 30000
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class SelectOptionArgs(BaseModel):
@@ -582,7 +582,7 @@ class SelectOptionArgs(BaseModel):
     label: Annotated[str | None, Field(description='Option text.')] = None
     timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1, le=600000)] = 5000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class SwitchTargetArgs(BaseModel):
@@ -596,7 +596,7 @@ class SwitchTargetArgs(BaseModel):
     index: Annotated[int | None, Field(description='Page index.', ge=0)] = None
     title: Annotated[str | None, Field(description='Title substring.', min_length=1)] = None
     url: Annotated[str | None, Field(description='URL (glob for switch).', min_length=1)] = None
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class Text(RootModel[str]):
@@ -615,7 +615,7 @@ class WaitForArgs(BaseModel):
     state: Annotated[Literal['attached', 'visible', 'hidden'], Field(description='Selector state.')] = 'visible'
     texts: Annotated[list[Text] | None, Field(description='Any of these texts.', min_length=1)] = None
     timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 10000
-    connection_id: Annotated[str | None, Field(description='Connection (default: active).', min_length=1)] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
 class EnableDebugToolsRouting(BaseModel):

@@ -195,7 +195,7 @@ class Registry:
             self._limiter.take(name)
             tool, args, label = self._route(route, _json_integers(arguments or {}))
             for prop, resolver in tool.defaults.items():
-                if args.get(prop) is None:
+                if args.get(prop) in (None, ""):  # an empty id or name means "not given", as null does
                     args[prop] = DEFAULT_RESOLVERS[resolver](self.ctx)
             value = args.get("connection_id")
             connection_id = value if isinstance(value, str) else None

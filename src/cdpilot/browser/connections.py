@@ -189,8 +189,9 @@ class ConnectionManager:
             ) from exc
 
     async def _claim_id(self, requested: str | None) -> str:
-        """`requested`, after closing the connection that holds it; or the first free default id."""
-        if requested is None:
+        """`requested`, after closing the connection that holds it; or the first free default id
+        (also for an empty one: "" names nothing, as everywhere a connection id is taken)."""
+        if not requested:
             return next(
                 f"browser-{n}" for n in range(1, len(self._connections) + 2) if f"browser-{n}" not in self._connections
             )
