@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 .DEFAULT_GOAL := help
 
-.PHONY: help venv chromium generate check-generated check test demo clean
+.PHONY: help venv chromium generate check-generated check test demo bench docs docs-check new-tool bench-codegen reliability clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -42,6 +42,25 @@ test: check chromium ## check, then the whole test suite against a real headless
 
 demo: $(INSTALLED) chromium ## launch headless Chromium and drive a bundled page over a real MCP stdio session
 	$(PY) demo/run.py
+
+bench: venv chromium ## measure cdpilot side by side with the stock MCP SDK and a raw floor; writes bench-report.json
+	$(PY) -m bench
+
+docs: generate ## the static docs site of every tool, from schemas/, in build/docs/ (offline: open index.html)
+	$(PY) -m codegen.site --out build/docs
+
+docs-check: docs chromium ## drive build/docs in headless Chromium (console, links, search, modes); screenshots in build/docs-check/
+	CDPILOT_DOCS_SITE=build/docs CDPILOT_DOCS_SHOTS=build/docs-check $(PY) -m pytest -q tests/docs
+
+new-tool: $(INSTALLED) ## start a tool: make new-tool NAME=<tool> GROUP=<group> writes its schema and a failing test
+	$(PY) -m codegen.new_tool --name "$(NAME)" --group "$(GROUP)"
+
+bench-codegen: $(INSTALLED) ## time codegen: the real schemas, 1,000 synthetic ones, and a run with nothing changed
+	$(PY) -m bench.codegen_bench
+
+reliability: $(INSTALLED) chromium ## the reliability suites at full scale (fuzzing, framing, hangs, kills, exits, security, soak); writes reliability-report.json
+	CDPILOT_RELIABILITY_SCALE=full $(PY) -m pytest -q tests/reliability
+	@echo "figures: reliability-report.json"
 
 clean: ## remove caches (keeps .venv)
 	rm -rf .mypy_cache .ruff_cache build *.egg-info src/*.egg-info generated/*.egg-info

@@ -1,4 +1,8 @@
-"""``python -m codegen [--check]``: lint the schemas, then write or verify ``generated/``."""
+"""``python -m codegen [--check] [--force]``: lint the schemas, then write or verify ``generated/``.
+
+A write whose inputs match the stamp of the last run, with that run's files intact, is
+skipped (`codegen.stamp`); ``--check`` always renders and compares, so it stays exact.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from codegen.catalog import load_catalog
-from codegen.lint import lint
-from codegen.render import PACKAGE, render_all
+from codegen.stamp import input_hash, is_fresh, write_stamp
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -23,9 +25,8 @@ def differences(out: Path, files: dict[str, str]) -> list[str]:
             problems.append(f"missing: {rel}")
         elif path.read_text(encoding="utf-8") != text:
             problems.append(f"stale: {rel}")
-    package = out / PACKAGE
-    if package.is_dir():
-        for path in sorted(package.rglob("*")):
+    for package in sorted({rel.split("/", 1)[0] for rel in files}):
+        for path in sorted((out / package).rglob("*")):
             rel = str(path.relative_to(out))
             if path.is_file() and "__pycache__" not in path.parts and rel not in files:
                 problems.append(f"extra: {rel}")
@@ -51,9 +52,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--schemas", type=Path, default=REPO / "schemas", help="schema tree to compile")
     parser.add_argument("--out", type=Path, default=REPO / "generated", help="where generated files live")
     parser.add_argument("--check", action="store_true", help="fail if generated/ differs from a fresh render")
+    parser.add_argument("--force", action="store_true", help="render even when the inputs match the last run's")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
+    inputs = input_hash(args.schemas)
+    if not (args.check or args.force) and is_fresh(args.out, inputs):
+        print(f"generated/ is up to date: inputs unchanged since the last run ({time.perf_counter() - started:.2f}s)")
+        return 0
+    # Imported only now: jsonschema, jinja2 and datamodel-code-generator cost more than the skip above.
+    from codegen.catalog import load_catalog
+    from codegen.lint import lint
+    from codegen.render import render_all
+
     catalog = load_catalog(args.schemas)
     findings = lint(catalog)
     if findings:
@@ -73,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"generated/ is up to date ({len(catalog.granular)} granular, {len(catalog.smart)} smart schemas)")
         return 0
     changed = write(args.out, files)
+    write_stamp(args.out, inputs, files)
     print(f"generated {len(files)} files ({changed} changed) in {elapsed:.2f}s")
     return 0
 

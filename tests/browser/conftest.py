@@ -1,4 +1,7 @@
-"""Fixtures of the browser layer's tests: managers that launch test Chromiums, and a local site."""
+"""Fixtures of the browser layer's tests: managers that launch test Chromiums, and a local site.
+
+The shared `browser` fixture (one launched Chromium per module) is in tests/conftest.py.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from cdpilot.browser import BrowserConnection, ConnectionManager, LaunchOptions
+from cdpilot.browser import ConnectionManager
 from tests.support.chromium import StandaloneChromium, chrome_env, standalone_chromium
 from tests.support.pages import PageSpec, serve_pages
 
@@ -29,17 +32,6 @@ SITE: dict[str, PageSpec] = {
 def site() -> Iterator[str]:
     with serve_pages(SITE) as base_url:
         yield base_url
-
-
-@pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[BrowserConnection]:
-    """One launched test Chromium shared by a module's tests, closed after them."""
-    connections = ConnectionManager(env=chrome_env())
-    try:
-        await connections.launch(LaunchOptions(connection_id=None))
-        yield connections.get(None)
-    finally:
-        await connections.aclose()
 
 
 @pytest.fixture

@@ -7,10 +7,12 @@ until the server shuts down, so timeout tests need no delay of a chosen length.
 
 from __future__ import annotations
 
+import mimetypes
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 PageSpec = tuple[int, str, bytes] | tuple[int, str, bytes, Mapping[str, str]]
 
@@ -58,6 +60,20 @@ class _PageHandler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         """Quiet: the test output is for the tests."""
+
+
+def directory_pages(root: Path) -> dict[str, PageSpec]:
+    """Every file under `root` as a page at its path from `root`, and `/` as `/index.html`: a
+    static site (read once, so the server never touches the disk)."""
+    pages: dict[str, PageSpec] = {}
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        if content_type.startswith("text/"):
+            content_type += "; charset=utf-8"
+        pages["/" + path.relative_to(root).as_posix()] = (200, content_type, path.read_bytes())
+    if "/index.html" in pages:
+        pages["/"] = pages["/index.html"]
+    return pages
 
 
 @contextmanager

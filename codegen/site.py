@@ -1,0 +1,139 @@
+"""``python -m codegen.site --out build/docs``: the static docs site of every tool.
+
+Rendered with jinja2 from the catalog that drives the server (`codegen.site_pages`) and the
+tools/list payloads the server sends (``cdpilot_generated.manifests``), so a page cannot
+disagree with tools/list; a payload that names other tools than the schemas is refused as
+stale. Pages: the grouped index (mode switch, offline search), one per tool, the error
+taxonomy, and CONTRIBUTING.md as the guide to adding a tool. Everything a page needs is
+inline and its Content-Security-Policy allows nothing else, so the site works offline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import groupby
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from codegen import GENERATOR_VERSION, site_pages
+from codegen.catalog import load_catalog
+from codegen.site_markdown import to_html
+from codegen.site_pages import HINT_LABELS, MODES, TAXONOMY, ToolDoc, returners, tool_docs
+from codegen.templating import environment
+
+REPO = Path(__file__).resolve().parent.parent
+_TEMPLATES = Path(__file__).parent / "templates" / "site"
+
+
+class StaleManifest(Exception):
+    """generated/ lists other tools than schemas/: the site would describe a server that does not exist."""
+
+
+@dataclass(frozen=True)
+class ModeSummary:
+    mode: str
+    count: int
+    size: int  # characters of the tools/list result, as the server sends it
+
+
+def attach_entries(docs: list[ToolDoc], payloads: Mapping[str, str]) -> list[ModeSummary]:
+    """Give each page its exact tools/list entries; one summary per mode."""
+    summaries = []
+    for mode in MODES:
+        entries = {entry["name"]: entry for entry in json.loads(payloads[mode])["tools"]}
+        pages = {doc.name: doc for doc in docs if mode in doc.modes}
+        if sorted(entries) != sorted(pages):
+            raise StaleManifest(
+                f"the {mode} tools/list names {sorted(set(entries) ^ set(pages))} differently from schemas/; "
+                "run `make generate`"
+            )
+        for name, entry in entries.items():
+            pages[name].entries[mode] = json.dumps(entry, separators=(",", ":"), ensure_ascii=False)
+        summaries.append(ModeSummary(mode, len(entries), len(payloads[mode])))
+    return summaries
+
+
+def render_site(schemas: Path, payloads: Mapping[str, str], guide_markdown: str) -> dict[str, str]:
+    """Every page of the site, by path relative to its root."""
+    catalog = load_catalog(schemas)
+    if catalog.load_errors:
+        raise ValueError(f"schemas/ does not load: {catalog.load_errors[0]}")
+    docs = tool_docs(catalog)
+    summaries = attach_entries(docs, payloads)
+    env = _environment()
+    groups = [(group, list(members)) for group, members in groupby(docs, key=lambda doc: doc.group)]
+    common: dict[str, Any] = {"generator": GENERATOR_VERSION, "root": ""}
+    pages = {
+        "index.html": env.get_template("index.html.j2").render(common, summaries=summaries, groups=groups),
+        "errors.html": env.get_template("errors.html.j2").render(
+            common,
+            taxonomy=TAXONOMY,
+            returners={kind: returners(docs, kind) for kind, _, _ in TAXONOMY},
+            derivation=Markup(to_html(_derivation_rule())),
+        ),
+        "adding.html": env.get_template("adding.html.j2").render(
+            common, groups=[group for group, _ in groups], guide=Markup(to_html(guide_markdown))
+        ),
+    }
+    meanings = {kind: meaning for kind, meaning, _ in TAXONOMY}
+    tool_page = env.get_template("tool.html.j2")
+    for doc in docs:
+        pages[doc.href] = tool_page.render(common, root="../", doc=doc, hint_labels=HINT_LABELS, meanings=meanings)
+    return pages
+
+
+def _derivation_rule() -> str:
+    """The rule as `site_pages` states it in its docstring: written once, shown on the errors page."""
+    _, _, rule = (site_pages.__doc__ or "").partition("by one rule (SPEC §4):")
+    return rule
+
+
+def _environment() -> jinja2.Environment:
+    env = environment(_TEMPLATES, autoescape=True)
+    env.globals["asset"] = lambda name: Markup((_TEMPLATES / name).read_text(encoding="utf-8").rstrip("\n"))
+    return env
+
+
+def write_site(out: Path, pages: Mapping[str, str]) -> None:
+    """Write the pages; HTML files of an earlier build that no longer exist are removed."""
+    for stale in sorted(out.rglob("*.html")) if out.is_dir() else []:
+        if stale.relative_to(out).as_posix() not in pages:
+            stale.unlink()
+    for rel, text in pages.items():
+        path = out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def server_payloads() -> dict[str, str]:
+    """The tools/list results the server sends, as `make generate` serialised them."""
+    from cdpilot_generated import manifests
+
+    return {"smart": manifests.SMART_TOOLS_JSON, "legacy": manifests.LEGACY_TOOLS_JSON}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m codegen.site", description=__doc__)
+    parser.add_argument("--schemas", type=Path, default=REPO / "schemas", help="schema tree to document")
+    parser.add_argument("--out", type=Path, default=REPO / "build" / "docs", help="where the site is written")
+    args = parser.parse_args(argv)
+    guide = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    try:
+        pages = render_site(args.schemas, server_payloads(), guide)
+    except (StaleManifest, ValueError) as exc:
+        print(f"docs: {exc}", file=sys.stderr)
+        return 1
+    write_site(args.out, pages)
+    print(f"docs: wrote {len(pages)} pages to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,218 @@
+"""What the docs site says about each tool, computed from the catalog; no HTML here.
+
+Everything a page shows comes from the schemas through the functions codegen itself uses
+(`input_schema`, `derived_annotations`, `spellings`), and the sizes and entries of tools/list
+from the payload the server sends, so the site cannot disagree with the server.
+
+Which errors a tool can return is derived from its schema, by one rule (SPEC §4):
+
+- every tool: VALIDATION (arguments are checked against the schema before any handler runs)
+  and UNKNOWN (a bug, by definition possible anywhere);
+- a tool that declares ``connection_id`` talks to a browser: CONNECTION (no browser, or it is
+  gone) and EXECUTION (a CDP command failed or timed out);
+- a tool whose ``connection_id`` defaults to the active connection works on that connection's
+  current page: STATE (a dialog or a debugger pause blocks the page; the element, history
+  entry or target it needs is not there);
+- a tool of the ``debugger`` group: DEBUGGER (the debugger is not enabled). This is an upper
+  bound: the tools that enable the debugger themselves never return it;
+- a smart tool: the union over the granular tools it stands for.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from codegen.catalog import Catalog, GranularTool, Route, SmartTool
+from codegen.site_params import Param, param_rows
+from codegen.smart import choose_route, condition, derived_annotations, input_schema, merged_properties, spellings
+
+MODES = ("smart", "legacy")
+# SPEC §4, in its order: (type, meaning, recoverable). A test keeps it equal to cdpilot.errors.
+TAXONOMY = (
+    ("CONNECTION", "no browser, browser gone, dead port", "yes"),
+    ("DEBUGGER", "the debugger is not enabled", "yes"),
+    ("STATE", "wrong state: not paused, already paused, element not found or not visible, dialog open", "yes"),
+    ("VALIDATION", "arguments do not match the schema, or a value is refused (URL scheme, path, size)", "yes"),
+    ("EXECUTION", "the operation failed in the browser (JS exception, CDP error, timeout)", "case by case"),
+    ("UNKNOWN", "anything else (a bug)", "no"),
+)
+HINT_LABELS = {
+    "readOnlyHint": "Read-only",
+    "destructiveHint": "Destructive",
+    "idempotentHint": "Idempotent",
+    "openWorldHint": "Open world",
+}
+
+
+@dataclass(frozen=True)
+class Link:
+    label: str  # how the call is spelled, e.g. chrome(action="launch")
+    name: str
+    href: str
+
+
+@dataclass
+class ToolDoc:
+    name: str
+    href: str  # relative to the site root
+    group: str
+    modes: tuple[str, ...]
+    title: str
+    description: str
+    hints: dict[str, bool]
+    hints_derived: bool
+    params: list[Param]
+    omitted: list[str]  # smart: target parameters only legacy mode offers
+    examples: list[tuple[str, str]]  # (pretty JSON, the granular tool it routes to, for a smart tool)
+    counterparts: list[Link]
+    errors: list[str]
+    entries: dict[str, str] = field(default_factory=dict)  # mode -> its exact tools/list entry, compact JSON
+
+
+@dataclass(frozen=True)
+class Returners:
+    """The tools of one mode that can return one error type, said as briefly as it is true."""
+
+    mode: str
+    phrase: str  # "every tool", "every tool except", "no tool", or "" (then `tools` are all of them)
+    tools: list[ToolDoc]
+
+
+def returners(docs: list[ToolDoc], kind: str) -> list[Returners]:
+    found = []
+    for mode in MODES:
+        in_mode = [doc for doc in docs if mode in doc.modes]
+        yes = [doc for doc in in_mode if kind in doc.errors]
+        no = [doc for doc in in_mode if kind not in doc.errors]
+        if not no:
+            found.append(Returners(mode, "every tool", []))
+        elif not yes:
+            found.append(Returners(mode, "no tool", []))
+        elif len(no) < len(yes):
+            found.append(Returners(mode, "every tool except", no))
+        else:
+            found.append(Returners(mode, "", yes))
+    return found
+
+
+def tool_docs(catalog: Catalog) -> list[ToolDoc]:
+    """One page per granular tool and per declared smart tool, sorted by group then name."""
+    docs = [_granular_doc(catalog, tool) for tool in catalog.granular.values()]
+    docs += [_smart_doc(catalog, tool) for tool in catalog.smart.values()]
+    return sorted(docs, key=lambda doc: (doc.group, doc.name, doc.href))
+
+
+def granular_href(name: str) -> str:
+    return f"tools/{name}.html"
+
+
+def smart_href(name: str) -> str:
+    return f"smart/{name}.html"
+
+
+def granular_errors(tool: GranularTool) -> set[str]:
+    """The rule of the module docstring, for one granular tool."""
+    errors = {"VALIDATION", "UNKNOWN"}
+    if "connection_id" in tool.properties:
+        errors |= {"CONNECTION", "EXECUTION"}
+    if tool.defaults.get("connection_id") == "active_connection":
+        errors.add("STATE")
+    if tool.meta.get("group") == "debugger":
+        errors.add("DEBUGGER")
+    return errors
+
+
+def _ordered(errors: set[str]) -> list[str]:
+    return [kind for kind, _, _ in TAXONOMY if kind in errors]
+
+
+def _pretty(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def _granular_doc(catalog: Catalog, tool: GranularTool) -> ToolDoc:
+    annotations = dict(tool.meta.get("annotations", {}))
+    counterparts = [
+        Link(spelled, smart.name, smart_href(smart.name))
+        for smart in catalog.smart.values()
+        for target, spelled in spellings(smart)
+        if target == tool.name
+    ]
+    return ToolDoc(
+        name=tool.name,
+        href=granular_href(tool.name),
+        group=str(tool.meta.get("group", "")),
+        modes=tuple(mode for mode in MODES if mode in tool.modes),
+        title=str(annotations.get("title") or tool.name),
+        description=tool.description,
+        hints={hint: bool(annotations.get(hint)) for hint in HINT_LABELS},
+        hints_derived=False,
+        params=param_rows(tool.resolved, resolvers=tool.defaults),
+        omitted=[],
+        examples=[(_pretty(example), "") for example in tool.raw.get("examples", [])],
+        counterparts=counterparts,
+        errors=_ordered(granular_errors(tool)),
+    )
+
+
+def _smart_doc(catalog: Catalog, tool: SmartTool) -> ToolDoc:
+    members = _members(catalog, tool)  # (label, granular tool) per action or route
+    schema = input_schema(catalog, tool)
+    if not tool.uses_routes:  # the wire may leave the discriminator undescribed; a reader needs a word
+        props = schema["properties"]
+        props[tool.discriminator] = {"description": "The action to run.", **props[tool.discriminator]}
+    merged, _ = merged_properties(catalog, tool)
+    resolvers = {prop: r for _, granular in members for prop, r in granular.defaults.items()}
+    annotations = derived_annotations(catalog, tool)
+
+    def used_by(prop: str) -> tuple[str, ...]:
+        if prop in tool.own_properties:
+            return tuple(f"router ({condition(r)})" for r in tool.routes if _tested(r) == prop)
+        if not tool.uses_routes and prop == tool.discriminator:
+            return ("selects the action",)
+        return tuple(dict.fromkeys(label for label, granular in members if prop in granular.properties))
+
+    def required_for(prop: str) -> str:
+        needers = list(dict.fromkeys(label for label, granular in members if prop in granular.required))
+        return f"for {', '.join(needers)}" if needers else "no"
+
+    errors: set[str] = set()
+    for _, granular in members:
+        errors |= granular_errors(granular)
+    return ToolDoc(
+        name=tool.name,
+        href=smart_href(tool.name),
+        group=str(tool.meta.get("group", "")),
+        modes=("smart",),
+        title=str(annotations.pop("title", None) or tool.name),
+        description=tool.description,
+        hints={hint: bool(annotations.get(hint)) for hint in HINT_LABELS},
+        hints_derived=True,
+        params=param_rows(schema, resolvers=resolvers, required_for=required_for, used_by=used_by),
+        omitted=[prop for prop in merged if prop not in schema["properties"]],
+        examples=[(_pretty(example), _routed_to(tool, example)) for example in tool.raw.get("examples", [])],
+        counterparts=[Link(spelled, target, granular_href(target)) for target, spelled in spellings(tool)],
+        errors=_ordered(errors),
+    )
+
+
+def _members(catalog: Catalog, tool: SmartTool) -> list[tuple[str, GranularTool]]:
+    """(how the docs name it, granular tool): the action, or the routed tool's own name."""
+    pairs = tool.actions.items() if not tool.uses_routes else [(r.tool, r.tool) for r in tool.routes]
+    return [(label, catalog.granular[target]) for label, target in pairs if target in catalog.granular]
+
+
+def _tested(route: Route) -> str | None:
+    return route.equals[0] if route.equals is not None else route.present
+
+
+def _routed_to(tool: SmartTool, example: Any) -> str:
+    if not isinstance(example, dict):
+        return ""
+    if tool.uses_routes:
+        route = choose_route(tool, example)
+        return route.tool if route is not None else ""
+    action = example.get(tool.discriminator, tool.default_action)
+    return tool.actions.get(action, "") if isinstance(action, str) else ""
