@@ -1,0 +1,154 @@
+"""The printed table: every section's medians, with the ratios to the baselines next to them.
+
+Input is the report dict `bench.__main__` also writes to ``bench-report.json``; nothing here
+measures anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bench.stats import ratio
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """Left-aligned first column, right-aligned figures."""
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=True)]
+    lines = []
+    for row in (header, *rows):
+        cells = [str(row[0]).ljust(widths[0])] + [str(c).rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  " + "  ".join(cells))
+    return lines
+
+
+def _x(value: float) -> str:
+    return f"{value:.2f}×" if value < 10 else f"{value:.0f}×"
+
+
+def overhead_section(found: dict[str, dict[str, Any]], setup: dict[str, Any]) -> list[str]:
+    stock, floor = found["stock SDK"], found["floor"]
+    rows = [
+        [
+            name,
+            f"{f['cpu_us_per_call']:.0f}",
+            f"{f['latency_p50_us']:.0f}",
+            f"{f['latency_p99_us']:.0f}",
+            f"{f['throughput_calls_per_s']:.0f}",
+            f"{f['rss_mib']:.1f}",
+        ]
+        for name, f in found.items()
+    ]
+    ratios = [
+        [
+            f"{name} / {base_name}",
+            _x(ratio(f["cpu_us_per_call"], base["cpu_us_per_call"])),
+            _x(ratio(f["latency_p50_us"], base["latency_p50_us"])),
+            _x(ratio(f["latency_p99_us"], base["latency_p99_us"])),
+            _x(ratio(f["throughput_calls_per_s"], base["throughput_calls_per_s"])),
+            "",
+        ]
+        for name, f in found.items()
+        if name.startswith("cdpilot")
+        for base_name, base in (("stock", stock), ("floor", floor))
+    ]
+    return [
+        f"1. Per-call overhead over stdio: chrome_list_connections (smart: chrome action=list), {setup['rounds']} "
+        f"rounds × {setup['sequential_calls']} sequential + {setup['pipelined_calls']} with {setup['in_flight']} "
+        "in flight",
+        *_table(["server", "CPU µs/call", "p50 µs", "p99 µs", f"calls/s @{setup['in_flight']}", "RSS MiB"], rows),
+        "",
+        *_table(["ratio", "CPU/call", "p50", "p99", "calls/s", ""], ratios),
+    ]
+
+
+def cold_start_section(tools_list: dict[str, dict[str, Any]], scenario: dict[str, Any]) -> list[str]:
+    stock = tools_list["stock SDK"]["median_s"]
+    rows = [[name, f"{f['median_s'] * 1000:.0f}", _x(ratio(f["median_s"], stock))] for name, f in tools_list.items()]
+    runs = len(next(iter(tools_list.values()))["runs_s"])
+    launched, navigated = scenario["steps"]["launch"], scenario["steps"]["navigate"]
+    return [
+        f"2. Cold start, median of {runs} fresh processes",
+        *_table(["spawn → initialize → tools/list", "ms", "vs stock"], rows),
+        f"  spawn → chrome_launch → navigate finished (cdpilot legacy, the scenario's {scenario['runs']} runs): "
+        f"initialized {scenario['initialized_since_spawn_ms_median']:.0f} ms, launched "
+        f"{launched['since_spawn_ms_median']:.0f} ms, navigated {navigated['since_spawn_ms_median']:.0f} ms",
+    ]
+
+
+def scenario_section(scenario: dict[str, Any], cdp: dict[str, Any]) -> list[str]:
+    rows = []
+    for label, f in scenario["steps"].items():
+        counted = cdp["steps"][label]
+        not_waiting = counted["in_process_ms_median"] - counted["cdp_busy_ms_median"]
+        rows.append(
+            [
+                label,
+                f"{f['wall_ms_median']:.1f}",
+                str(f["text_chars"]),
+                str(f["wire_chars"]),
+                f"{counted['commands_median']:g}",
+                f"{counted['in_process_ms_median']:.1f}",
+                f"{counted['cdp_busy_ms_median']:.1f}",
+                f"{not_waiting:.1f}",
+            ]
+        )
+    rows.append(["total", f"{scenario['total_ms_median']:.0f}", "", "", "", "", "", ""])
+    return [
+        f"3. Browser scenario on 127.0.0.1/login, cdpilot legacy over stdio (median of {scenario['runs']} runs); "
+        f"CDP commands counted in-process (median of {cdp['runs']})",
+        *_table(
+            ["step", "stdio ms", "text chars", "wire chars", "CDP cmds", "in-process ms", "CDP busy ms", "other ms"],
+            rows,
+        ),
+        f"  raw CDP round trip (Browser.getVersion): {cdp['round_trip_ms_median']:.2f} ms; CDP busy = some command "
+        "in flight; other = in-process time with none in flight (own work, waits for events such as a load)",
+    ]
+
+
+def memory_section(scenario: dict[str, Any], overhead: dict[str, dict[str, Any]]) -> list[str]:
+    return [
+        f"4. Memory: cdpilot RSS {scenario['rss_idle_mib_median']:.1f} MiB after the handshake, "
+        f"{scenario['rss_after_scenario_mib_median']:.1f} MiB after the scenario "
+        f"(stock SDK server: {overhead['stock SDK']['rss_mib']:.1f} MiB after its calls)",
+    ]
+
+
+def profile_section(profile: dict[str, Any], cpu_ratio: float) -> list[str]:
+    packages = [
+        [name, f"{p['us_per_call']:.0f}", f"{p['share'] * 100:.0f}%"]
+        for name, p in profile["by_package"].items()
+        if p["share"] >= 0.01
+    ]
+    functions = [
+        [f["function"][:90], f"{f['calls_per_call']:.1f}", f"{f['own_us_per_call']:.0f}"]
+        for f in profile["top_functions"]
+    ]
+    verdict = "met" if cpu_ratio <= 1 / 3 else "missed"
+    return [
+        f"5. Profile of cdpilot legacy over {profile['calls']} trivial calls (cProfile timed by CPU, start-up "
+        f"subtracted; {profile['profiled_us_per_call']:.0f} profiled µs/call, {profile['coverage'] * 100:.0f}% of the "
+        "process CPU under the profiler)",
+        f"  target CPU/call ≤ 1/3 of stock: {verdict} ({_x(cpu_ratio)})",
+        *_table(["own time by package", "µs/call", "share"], packages),
+        "",
+        *_table(["top functions by own time", "calls/call", "µs/call"], functions),
+    ]
+
+
+def render(report: dict[str, Any]) -> str:
+    env = report["environment"]
+    overhead = report["per_call_overhead"]
+    cpu_ratio = ratio(overhead["cdpilot legacy"]["cpu_us_per_call"], overhead["stock SDK"]["cpu_us_per_call"])
+    sections = [
+        [
+            f"cdpilot bench, {env['date']}: Python {env['python']}, {env['chromium']}, {env['cpus']} CPUs, "
+            f"load average {env['load_before']:.2f} before / {env['load_after']:.2f} after, {env['seconds']:.0f} s",
+        ],
+        overhead_section(overhead, report["per_call_setup"]),
+        cold_start_section(report["cold_start_tools_list"], report["scenario"]),
+        scenario_section(report["scenario"], report["cdp_commands"]),
+        memory_section(report["scenario"], overhead),
+        profile_section(report["profile"], cpu_ratio),
+    ]
+    return "\n\n".join("\n".join(lines) for lines in sections)
