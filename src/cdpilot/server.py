@@ -57,7 +57,7 @@ async def serve(mode: Mode, settings: Settings, connections: ConnectionManager) 
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         loop.add_signal_handler(sig, main.cancel)
     try:
-        async with stdio_transport() as (read_stream, write_stream):
+        async with stdio_transport(registry.call) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
     except asyncio.CancelledError:
         main.uncancel()  # a signal: shut down in order, with nothing left pending to cancel the cleanup

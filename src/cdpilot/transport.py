@@ -39,6 +39,8 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
+from cdpilot.fast_path import CallTool, FastCalls
+
 MAX_LINE_BYTES = 32 * 1024 * 1024
 
 
@@ -172,7 +174,10 @@ class _Writer:
 
 
 async def _read_loop(
-    reader: asyncio.StreamReader, writer: _Writer, sink: MemoryObjectSendStream[SessionMessage | Exception]
+    reader: asyncio.StreamReader,
+    writer: _Writer,
+    sink: MemoryObjectSendStream[SessionMessage | Exception],
+    fast: FastCalls | None,
 ) -> None:
     async with sink:
         while True:
@@ -181,6 +186,8 @@ async def _read_loop(
             except asyncio.IncompleteReadError as exc:
                 line = exc.partial
                 if not line:
+                    if fast is not None:
+                        await fast.aclose()
                     return
             except asyncio.LimitOverrunError:
                 await _skip_long_line(reader)
@@ -188,7 +195,8 @@ async def _read_loop(
                 continue
             parsed = parse_line(line)
             if isinstance(parsed, SessionMessage):
-                await sink.send(parsed)
+                if fast is None or not fast.take(parsed.message):
+                    await sink.send(parsed)
             elif parsed is not None:
                 await writer.write(parsed)
 
@@ -204,9 +212,13 @@ async def _skip_long_line(reader: asyncio.StreamReader) -> None:
             return
 
 
-async def _write_loop(source: MemoryObjectReceiveStream[SessionMessage], writer: _Writer) -> None:
+async def _write_loop(
+    source: MemoryObjectReceiveStream[SessionMessage], writer: _Writer, fast: FastCalls | None
+) -> None:
     async with source:
         async for session_message in source:
+            if fast is not None:
+                fast.seen_outgoing(session_message.message)
             await writer.write(serialize_message(session_message) + b"\n")
 
 
@@ -221,13 +233,17 @@ def serialize_message(session_message: SessionMessage) -> bytes:
 
 
 @asynccontextmanager
-async def stdio_transport() -> AsyncIterator[
+async def stdio_transport(
+    call_tool: CallTool | None = None,
+) -> AsyncIterator[
     tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
 ]:
-    """Claim stdin/stdout and yield the (read, write) streams `Server.run` expects."""
+    """Claim stdin/stdout and yield the (read, write) streams `Server.run` expects; with
+    `call_tool`, tools/call is served on the fast path (`cdpilot.fast_path`)."""
     wire = _Wire()
     writer = _Writer(wire.write_fd)
     reader = _Reader(wire.read_fd)
+    fast = FastCalls(call_tool, writer.write) if call_tool is not None else None
     try:
         await writer.open()
         pump = await reader.open()
@@ -236,8 +252,8 @@ async def stdio_transport() -> AsyncIterator[
         async with anyio.create_task_group() as tasks:
             if pump is not None:
                 tasks.start_soon(pump)
-            tasks.start_soon(_read_loop, reader.lines, writer, inbound_send)
-            tasks.start_soon(_write_loop, outbound_recv, writer)
+            tasks.start_soon(_read_loop, reader.lines, writer, inbound_send, fast)
+            tasks.start_soon(_write_loop, outbound_recv, writer, fast)
             try:
                 yield inbound_recv, outbound_send
             finally:

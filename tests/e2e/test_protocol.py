@@ -218,3 +218,27 @@ async def test_a_tool_over_its_rate_limit_is_refused_clearly_and_other_tools_go_
         assert "Suggestion: Wait " in text and "--rate-limit" in text
         other = await client.call_tool("navigate", {"url": "http://127.0.0.1:9/"})
         assert other.meta is not None and other.meta["cdpilot/errorType"] == "CONNECTION"  # not rate-limited
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("chrome_list_connections", {}),  # a result
+        ("navigate", {"url": "http://127.0.0.1:9/"}),  # a tool error, with _meta
+        ("no_such_tool", {}),  # a JSON-RPC error
+        ("navigate", {"url": 7}),  # a VALIDATION error
+    ],
+)
+async def test_the_fast_path_answers_exactly_as_the_sdk_path(name: str, arguments: dict[str, object]) -> None:
+    """A progress token keeps a call on the SDK's path; without one it takes cdpilot's fast path."""
+    server = await RawServer.start("legacy")
+    try:
+        await server.initialize()
+        via_sdk = await server.request(
+            "tools/call", {"name": name, "arguments": arguments, "_meta": {"progressToken": "sdk"}}
+        )
+        via_fast_path = await server.request("tools/call", {"name": name, "arguments": arguments})
+        del via_sdk["id"], via_fast_path["id"]
+        assert via_fast_path == via_sdk
+    finally:
+        await server.kill()

@@ -1,0 +1,113 @@
+"""FastCalls alone: what it takes from the SDK, and the replies it writes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import mcp_types as types
+import pytest
+from mcp.shared.exceptions import MCPError
+
+from cdpilot.fast_path import FastCalls
+
+pytestmark = pytest.mark.anyio
+
+HANDSHAKE_VERSION = "2025-11-25"
+
+
+class Wire:
+    def __init__(self) -> None:
+        self.lines: list[dict[str, Any]] = []
+        self.release = asyncio.Event()
+        self.release.set()
+
+    async def write(self, data: bytes) -> None:
+        self.lines.append(json.loads(data))
+
+    async def call_tool(self, name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
+        await self.release.wait()
+        if name == "nope":
+            raise MCPError(types.INVALID_PARAMS, "Unknown tool: nope")
+        return types.CallToolResult(content=[types.TextContent(type="text", text=f"{name} {dict(arguments or {})}")])
+
+
+def request(request_id: int | str, method: str, params: dict[str, Any] | None = None) -> types.JSONRPCMessage:
+    return types.JSONRPCRequest(jsonrpc="2.0", id=request_id, method=method, params=params)
+
+
+def notification(method: str, params: dict[str, Any] | None = None) -> types.JSONRPCMessage:
+    return types.JSONRPCNotification(jsonrpc="2.0", method=method, params=params)
+
+
+def initialized(wire: Wire, version: str = HANDSHAKE_VERSION) -> FastCalls:
+    fast = FastCalls(wire.call_tool, wire.write)
+    assert not fast.take(request(1, "initialize", {}))
+    fast.seen_outgoing(types.JSONRPCResponse(jsonrpc="2.0", id=1, result={"protocolVersion": version}))
+    assert not fast.take(notification("notifications/initialized"))
+    return fast
+
+
+async def settle(fast: FastCalls) -> None:
+    await asyncio.sleep(0)  # let started calls run to their write
+    await asyncio.sleep(0)
+
+
+async def test_nothing_is_taken_before_the_session_is_initialized() -> None:
+    wire = Wire()
+    fast = FastCalls(wire.call_tool, wire.write)
+    assert not fast.take(request(5, "tools/call", {"name": "x"}))
+    assert not fast.take(request(1, "initialize", {}))
+    assert not fast.take(request(6, "tools/call", {"name": "x"}))  # answered, but not initialized yet
+    fast.seen_outgoing(types.JSONRPCResponse(jsonrpc="2.0", id=1, result={"protocolVersion": HANDSHAKE_VERSION}))
+    assert not fast.take(request(7, "tools/call", {"name": "x"}))
+    assert not fast.take(notification("notifications/initialized"))
+    assert fast.take(request(8, "tools/call", {"name": "x"}))
+    await fast.aclose()
+
+
+async def test_a_call_is_answered_in_the_sdk_wire_shape() -> None:
+    wire = Wire()
+    fast = initialized(wire)
+    assert fast.take(request("a", "tools/call", {"name": "navigate", "arguments": {"url": "x"}}))
+    assert fast.take(request(9, "tools/call", {"name": "nope"}))
+    await settle(fast)
+    assert wire.lines == [
+        {
+            "jsonrpc": "2.0",
+            "id": "a",
+            "result": {"content": [{"type": "text", "text": "navigate {'url': 'x'}"}], "isError": False},
+        },
+        {"jsonrpc": "2.0", "id": 9, "error": {"code": types.INVALID_PARAMS, "message": "Unknown tool: nope"}},
+    ]
+
+
+async def test_what_stays_with_the_sdk() -> None:
+    wire = Wire()
+    fast = initialized(wire)
+    assert not fast.take(request(2, "tools/list"))
+    assert not fast.take(request(3, "ping"))
+    assert not fast.take(request(4, "tools/call", {"name": 7}))  # malformed: the SDK's -32602
+    assert not fast.take(request(5, "tools/call", {"name": "x", "arguments": [1]}))
+    assert not fast.take(request(6, "tools/call", {"name": "x", "_meta": {"progressToken": "p"}}))
+    assert not fast.take(notification("notifications/cancelled", {"requestId": 99}))  # not ours
+    modern = initialized(Wire(), version="2026-07-28")
+    assert not modern.take(request(7, "tools/call", {"name": "x"}))
+
+
+async def test_a_cancelled_call_gets_no_reply() -> None:
+    wire = Wire()
+    wire.release.clear()
+    fast = initialized(wire)
+    assert fast.take(request(10, "tools/call", {"name": "wait_for"}))
+    await settle(fast)
+    assert fast.take(notification("notifications/cancelled", {"requestId": 10}))
+    await settle(fast)
+    wire.release.set()
+    await settle(fast)
+    assert wire.lines == []
+    assert fast.take(request(10, "tools/call", {"name": "again"}))  # the id is free again
+    await settle(fast)
+    assert [line["id"] for line in wire.lines] == [10]
