@@ -108,11 +108,12 @@ class RawServer:
         self.next_id = 1
 
     @classmethod
-    async def start(cls, mode: str = "smart") -> RawServer:
+    async def start(cls, mode: str = "smart", *flags: str) -> RawServer:
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
             "cdpilot.cli",
+            *flags,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,

@@ -27,7 +27,6 @@ import asyncio
 import io
 import json
 import os
-import sys
 import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -45,7 +44,7 @@ from cdpilot.context import Settings, ToolContext
 from cdpilot.errors import ArgumentError, ErrorLog
 from cdpilot.handlers import HANDLERS
 from cdpilot.registry import Registry
-from tests.e2e.harness import RawServer, server_env
+from tests.e2e.harness import RawServer
 from tests.reliability.conftest import Report
 from tests.support.chromium import cmdline_of, listening_socket_inodes, socket_inodes_of
 
@@ -335,21 +334,10 @@ def test_ordinary_headers_are_shown() -> None:
 
 @asynccontextmanager
 async def server_with_stderr(mode: str, *flags: str) -> AsyncIterator[tuple[RawServer, asyncio.Task[bytes]]]:
-    """An initialised server started with `flags` (the harness' RawServer takes none), and
-    the task that collects its whole stderr."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "cdpilot.cli",
-        *flags,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=server_env(mode),
-    )
-    assert proc.stderr is not None
-    stderr = asyncio.create_task(proc.stderr.read())
-    server = RawServer(proc)
+    """An initialised server started with `flags`, and the task that collects its whole stderr."""
+    server = await RawServer.start(mode, *flags)
+    assert server.proc.stderr is not None
+    stderr = asyncio.create_task(server.proc.stderr.read())
     try:
         await server.initialize()
         yield server, stderr
