@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
 
 from codegen.catalog import HINTS, MODES, NAME_PATTERN, VENDOR_KEY, Catalog, GranularTool, SmartTool, smart_names
 from codegen.lint_routes import route_rules, route_shape
 from codegen.manifest import payload
+from codegen.schema_check import schema_error
 from codegen.smart import choose_route, input_schema, merged_properties, omitted_owners, spellings, targets
 
 SMART_TOOL_BUDGET = 20
@@ -134,10 +134,9 @@ def _examples(examples: Any, schema: dict[str, Any], names: Sequence[str] = ()) 
     """Each example against ``schema``; ``names`` (default "example <index>") say which one failed."""
     if not isinstance(examples, list):
         return
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as exc:
-        yield "schema-invalid", f"not a valid JSON Schema: {exc.message}"
+    problem = schema_error(schema)
+    if problem is not None:
+        yield "schema-invalid", f"not a valid JSON Schema: {problem}"
         return
     validator = Draft202012Validator(schema)
     for index, example in enumerate(examples):

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
 
 from codegen.catalog import Catalog, Route, SmartTool
+from codegen.schema_check import schema_error
 from codegen.smart import merged_properties, targets
 
 Finding = tuple[str, str]  # (rule, message), as lint.py reports them
@@ -116,9 +116,7 @@ def _condition(
 
 
 def _first_error(value: Any, schema: Any) -> str | None:
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError:
+    if schema_error(schema) is not None:
         return None  # an invalid property schema is reported where it is declared
     error = next(iter(Draft202012Validator(schema).iter_errors(value)), None)
     return None if error is None else error.message
