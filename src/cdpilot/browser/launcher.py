@@ -34,6 +34,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import IO
@@ -54,10 +55,13 @@ STDERR_TAIL_BYTES = 4096
 # $1: the browser's pid (= its process group); the profile comes in the environment so no
 # process's command line names it (tests find leftover browsers by their profile path).
 # A zombie has an empty command line, so an unreaped dead browser counts as gone.
+# After the group kill it waits (at most 2 s) for the group to empty before removing.
 REAPER = (
     'read -r _; while grep -q . "/proc/$1/cmdline" 2>/dev/null; do sleep 0.05; done; '
-    'kill -9 -- "-$1" 2>/dev/null; rm -rf -- "$CDPILOT_REAP_DIR"'
+    'kill -9 -- "-$1" 2>/dev/null; n=0; while [ $n -lt 40 ] && kill -0 -- "-$1" 2>/dev/null; '
+    'do sleep 0.05; n=$((n + 1)); done; rm -rf -- "$CDPILOT_REAP_DIR"'
 )
+GROUP_EXIT_S = 2.0
 REAPER_EXIT_S = 2.0
 
 _PR_SET_PDEATHSIG = 1
@@ -229,6 +233,7 @@ class LaunchedBrowser:
                 os.close(fd)
             self._pipe_ends = None
             if self.plan.owns_profile:
+                _wait_group_gone(self.pid, GROUP_EXIT_S)  # a helper still dying could write into it
                 shutil.rmtree(self.plan.profile_dir, ignore_errors=True)
             if self._reaper is not None:  # its work is done: end-of-file lets it exit
                 reaper, self._reaper = self._reaper, None
@@ -279,3 +284,29 @@ def _start_reaper(browser_pid: int, profile_dir: str) -> subprocess.Popen[bytes]
         env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "CDPILOT_REAP_DIR": profile_dir},
         start_new_session=True,
     )
+
+
+def _wait_group_gone(group: int, timeout_s: float) -> None:
+    """Until no live process is left in `group` (killed helpers take a moment to die), bounded.
+
+    There is no event for a whole process group, so this polls /proc; zombies do not count
+    (their parent, or init once the browser is gone, reaps them)."""
+    deadline = time.monotonic() + timeout_s
+    while _live_in_group(group) and time.monotonic() < deadline:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
+        time.sleep(0.01)
+
+
+def _live_in_group(group: int) -> bool:
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue  # it exited while we looked
+        if int(fields[2]) == group and fields[0] != b"Z":
+            return True
+    return False

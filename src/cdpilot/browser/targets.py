@@ -7,12 +7,15 @@ workers are listed for orientation but cannot be made current.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import fnmatch
 from dataclasses import dataclass
 
 from cdpilot.browser.connection import BrowserConnection
 from cdpilot.errors import ArgumentError, FieldProblem, StateError
 
+CLOSE_WAIT_S = 5.0
 LISTED_TYPES = ("page", "iframe", "worker", "shared_worker", "service_worker")
 
 
@@ -102,7 +105,19 @@ async def close_target(conn: BrowserConnection, index: int | None) -> tuple[Targ
             await conn.use_target(remaining[-1].target_id)
         else:
             await new_target(conn)
-    await conn.cdp.browser.send("Target.closeTarget", {"targetId": closing.target_id})
+    await _close(conn, closing.target_id)
     conn.forget_page(closing.target_id)
     current = next(e for e in await list_targets(conn) if e.current)
     return closing, current
+
+
+async def _close(conn: BrowserConnection, target_id: str) -> None:
+    """Close a target and wait (bounded) until the browser reports it destroyed: closeTarget
+    answers before the target is gone, and a listing right after would still show it."""
+    browser = conn.cdp.browser
+    with browser.listen("Target.targetDestroyed") as destroyed:
+        await browser.send("Target.closeTarget", {"targetId": target_id})
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(CLOSE_WAIT_S):
+                while (await destroyed.next()).params.get("targetId") != target_id:
+                    pass
