@@ -40,10 +40,12 @@ def _models_source(catalog: Catalog) -> str:
             input_file_type=InputFileType.JsonSchema,
             output_model_type=DataModelType.PydanticV2BaseModel,
             target_python_version=PythonVersion.PY_311,
+            base_class=f"{PACKAGE}.base.ArgsModel",
             formatters=[Formatter.BUILTIN],
             builtin_format_line_length=120,
             custom_file_header=HEADER,
             disable_timestamp=True,
+            disable_future_imports=True,
             skip_root_model=True,
             strict_nullable=True,
             use_annotated=True,
@@ -107,7 +109,7 @@ def render_all(catalog: Catalog) -> dict[str, str]:
     }
     files = {
         f"{PACKAGE}/{template.removesuffix('.j2')}": env.get_template(template).render(context)
-        for template in ("__init__.py.j2", "catalog.py.j2", "contract.py.j2", "manifests.py.j2")
+        for template in ("__init__.py.j2", "base.py.j2", "catalog.py.j2", "contract.py.j2", "manifests.py.j2")
     }
     files[f"{PACKAGE}/models.py"] = _models_source(catalog)
     files[f"{PACKAGE}/py.typed"] = ""

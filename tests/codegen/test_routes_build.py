@@ -84,7 +84,7 @@ def test_the_generated_rule_route_spellings_and_routing_model(routed: SchemaTree
         "    },\n"
     ) in catalog
     models = files["cdpilot_generated/models.py"]
-    assert "class ProbeRouting(BaseModel):" in models
+    assert "class ProbeRouting(ArgsModel):" in models
     assert "    keep: Annotated[bool, Field(description='false resets.')] = True" in models
 
 
