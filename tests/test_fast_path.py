@@ -11,20 +11,30 @@ import mcp_types as types
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from cdpilot.fast_path import FastCalls
+from cdpilot.fast_path import FastCalls, Tools
 
 pytestmark = pytest.mark.anyio
 
 HANDSHAKE_VERSION = "2025-11-25"
+TOOLS_JSON = '{"tools":[{"name":"navigate","description":"Go → there.","inputSchema":{"type":"object"}}]}'
 
 
 class Wire:
     def __init__(self) -> None:
         self.lines: list[dict[str, Any]] = []
+        self.raw: list[bytes] = []
+        self.listed = 0
         self.release = asyncio.Event()
         self.release.set()
 
+    def tools(self) -> Tools:
+        return Tools(call=self.call_tool, list_json=TOOLS_JSON, listed=self.count_listed)
+
+    def count_listed(self) -> None:
+        self.listed += 1
+
     async def write(self, data: bytes) -> None:
+        self.raw.append(data)
         self.lines.append(json.loads(data))
 
     async def call_tool(self, name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
@@ -43,7 +53,7 @@ def notification(method: str, params: dict[str, Any] | None = None) -> types.JSO
 
 
 def initialized(wire: Wire, version: str = HANDSHAKE_VERSION) -> FastCalls:
-    fast = FastCalls(wire.call_tool, wire.write)
+    fast = FastCalls(wire.tools(), wire.write)
     assert not fast.take(request(1, "initialize", {}))
     fast.seen_outgoing(types.JSONRPCResponse(jsonrpc="2.0", id=1, result={"protocolVersion": version}))
     assert not fast.take(notification("notifications/initialized"))
@@ -57,7 +67,7 @@ async def settle(fast: FastCalls) -> None:
 
 async def test_nothing_is_taken_before_the_session_is_initialized() -> None:
     wire = Wire()
-    fast = FastCalls(wire.call_tool, wire.write)
+    fast = FastCalls(wire.tools(), wire.write)
     assert not fast.take(request(5, "tools/call", {"name": "x"}))
     assert not fast.take(request(1, "initialize", {}))
     assert not fast.take(request(6, "tools/call", {"name": "x"}))  # answered, but not initialized yet
@@ -87,7 +97,6 @@ async def test_a_call_is_answered_in_the_sdk_wire_shape() -> None:
 async def test_what_stays_with_the_sdk() -> None:
     wire = Wire()
     fast = initialized(wire)
-    assert not fast.take(request(2, "tools/list"))
     assert not fast.take(request(3, "ping"))
     assert not fast.take(request(4, "tools/call", {"name": 7}))  # malformed: the SDK's -32602
     assert not fast.take(request(5, "tools/call", {"name": "x", "arguments": [1]}))
@@ -95,6 +104,21 @@ async def test_what_stays_with_the_sdk() -> None:
     assert not fast.take(notification("notifications/cancelled", {"requestId": 99}))  # not ours
     modern = initialized(Wire(), version="2026-07-28")
     assert not modern.take(request(7, "tools/call", {"name": "x"}))
+    assert not modern.take(request(8, "tools/list"))
+
+
+async def test_tools_list_is_the_manifest_as_serialised_then_the_listener_runs() -> None:
+    wire = Wire()
+    fast = FastCalls(wire.tools(), wire.write)
+    assert not fast.take(request(1, "initialize", {}))
+    fast.seen_outgoing(types.JSONRPCResponse(jsonrpc="2.0", id=1, result={"protocolVersion": HANDSHAKE_VERSION}))
+    assert not fast.take(request(2, "tools/list"))  # before notifications/initialized: the SDK's
+    assert not fast.take(notification("notifications/initialized"))
+    assert fast.take(request("\ud800", "tools/list", {"cursor": "ignored"}))
+    await settle(fast)
+    assert wire.raw == [b'{"jsonrpc":"2.0","id":"\\ud800","result":' + TOOLS_JSON.encode() + b"}\n"]
+    assert wire.lines[0]["result"] == json.loads(TOOLS_JSON)
+    assert wire.listed == 1
 
 
 async def test_a_cancelled_call_gets_no_reply() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import atexit
 import logging
 import os
 import sys
@@ -101,17 +100,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from cdpilot_generated import manifests
 
-    from cdpilot.browser.connections import ConnectionManager
-    from cdpilot.handlers import HANDLERS
-    from cdpilot.registry import handler_problems
     from cdpilot.server import serve
 
-    problems = handler_problems(HANDLERS)
-    if problems:
-        print("cdpilot: the handler table does not match the tool catalog:", file=sys.stderr)
-        for problem in problems:
-            print(f"  {problem}", file=sys.stderr)
-        return 1
     count = manifests.SMART_TOOL_COUNT if mode == "smart" else manifests.LEGACY_TOOL_COUNT
     print(f"cdpilot {__version__}: mode={mode} ({source}), {count} tools", file=sys.stderr)
     settings = Settings(
@@ -120,10 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         output_dir=args.output_dir,
         rate_limit=args.rate_limit,
     )
-    connections = ConnectionManager(allow_remote=args.allow_remote)
-    atexit.register(connections.kill_all_now)
-    asyncio.run(serve(mode, settings, connections))
-    return 0
+    return asyncio.run(serve(mode, settings))
 
 
 if __name__ == "__main__":

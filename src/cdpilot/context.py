@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from cdpilot.browser.connections import ConnectionManager
 from cdpilot.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
+
+if TYPE_CHECKING:
+    from cdpilot.browser.connections import ConnectionManager
 
 Mode = Literal["smart", "legacy"]
 

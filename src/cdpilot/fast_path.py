@@ -1,4 +1,5 @@
-"""tools/call served straight from the registry, past the SDK's per-request machinery.
+"""tools/list and tools/call served straight from the manifest and the registry, past the
+SDK's per-request machinery.
 
 Why: on a trivial call, cdpilot's own code is about 6% of the server's CPU; the rest is the
 SDK's `Server.run` path (anyio memory streams and tasks, nine event-loop turns, eight
@@ -6,10 +7,11 @@ pydantic validations, a tracing span; see the README's Performance section). cdp
 handlers use none of it: they never see the SDK's request context. So once a handshake-era
 session is initialized, the transport hands each well-formed ``tools/call`` to the registry
 itself and writes the reply, shaped for the negotiated protocol version by the SDK's own
-`serialize_server_result`, exactly as the SDK path would.
+`serialize_server_result`, exactly as the SDK path would. tools/list is answered with the
+manifest codegen serialised, byte for byte, when that version's shaping leaves it unchanged.
 
-Everything else stays with the SDK: initialize, ping, tools/list, a call that asks for
-progress (``_meta.progressToken``), any call before ``notifications/initialized``, and
+Everything else stays with the SDK: initialize, ping, a call that asks for progress
+(``_meta.progressToken``), any request before ``notifications/initialized``, and
 modern-era (2026-07-28) sessions, whose results carry more than the handshake era's.
 A ``notifications/cancelled`` for a call served here cancels it, and no reply is sent.
 """
@@ -18,7 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import mcp_types as types
@@ -31,14 +34,26 @@ Write = Callable[[bytes], Awaitable[None]]
 RequestId = int | str
 
 
+@dataclass(frozen=True)
+class Tools:
+    """What the fast path serves: the tool calls, and the tools/list result as serialised JSON."""
+
+    call: CallTool
+    list_json: str
+    listed: Callable[[], None] = lambda: None
+    """Called once a tools/list reply is written: the client now reads the tools, a moment the
+    server can use (`cdpilot.server.Backend` loads the handler layer then)."""
+
+
 class FastCalls:
     """Decides, message by message, what is served here; serves it and writes the replies."""
 
-    def __init__(self, call_tool: CallTool, write: Write) -> None:
-        self._call_tool = call_tool
+    def __init__(self, tools: Tools, write: Write) -> None:
+        self._tools = tools
         self._write = write
         self._initialize_id: RequestId | None = None
         self._version: str | None = None  # the negotiated handshake-era version, once answered
+        self._list_as_is = False  # whether that version's tools/list shaping leaves the manifest unchanged
         self._initialized = False
         self._calls: dict[RequestId, asyncio.Task[None]] = {}
 
@@ -49,6 +64,11 @@ class FastCalls:
                 self._initialize_id = message.id
             elif message.method == "tools/call" and self._ready() and message.id not in self._calls:
                 return self._start(message.id, message.params)
+            elif (
+                message.method == "tools/list" and self._ready() and self._list_as_is and message.id not in self._calls
+            ):
+                self._track(message.id, self._list(message.id))
+                return True
         elif isinstance(message, types.JSONRPCNotification):
             if message.method == "notifications/initialized":
                 self._initialized = True  # the SDK needs it as well
@@ -62,6 +82,8 @@ class FastCalls:
             version = message.result.get("protocolVersion")
             if isinstance(version, str) and version not in MODERN_PROTOCOL_VERSIONS:
                 self._version = version
+                manifest = json.loads(self._tools.list_json)
+                self._list_as_is = serialize_server_result("tools/list", version, manifest) == manifest
 
     async def aclose(self) -> None:
         """End of input: like the SDK, stop what is in flight (the client has gone)."""
@@ -80,10 +102,13 @@ class FastCalls:
             return False  # the SDK answers a malformed call with its own -32602
         if isinstance(meta, dict) and "progressToken" in meta:
             return False  # progress notifications are the SDK's business
-        call = asyncio.create_task(self._serve(request_id, name, arguments), name=f"tools/call {request_id!r}")
-        self._calls[request_id] = call
-        call.add_done_callback(lambda _: self._calls.pop(request_id, None))
+        self._track(request_id, self._serve(request_id, name, arguments))
         return True
+
+    def _track(self, request_id: RequestId, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work, name=f"request {request_id!r}")
+        self._calls[request_id] = task
+        task.add_done_callback(lambda _: self._calls.pop(request_id, None))
 
     def _cancel(self, request_id: object) -> bool:
         call = self._calls.get(request_id) if isinstance(request_id, int | str) else None
@@ -95,7 +120,7 @@ class FastCalls:
     async def _serve(self, request_id: RequestId, name: str, arguments: dict[str, Any] | None) -> None:
         assert self._version is not None, "only started once the version is known"
         try:
-            result = await self._call_tool(name, arguments)
+            result = await self._tools.call(name, arguments)
             dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
             body: dict[str, Any] = {"result": serialize_server_result("tools/call", self._version, dumped)}
         except MCPError as exc:  # an unknown tool: a JSON-RPC error, as the SDK sends it
@@ -107,3 +132,8 @@ class FastCalls:
         except UnicodeEncodeError:  # a lone surrogate (a page's string, an id): UTF-8 cannot carry it
             data = json.dumps(envelope, separators=(",", ":")).encode()
         await self._write(data + b"\n")
+
+    async def _list(self, request_id: RequestId) -> None:
+        head = json.dumps({"jsonrpc": "2.0", "id": request_id}, separators=(",", ":"))
+        await self._write(f'{head[:-1]},"result":{self._tools.list_json}}}\n'.encode())
+        self._tools.listed()

@@ -39,7 +39,7 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
-from cdpilot.fast_path import CallTool, FastCalls
+from cdpilot.fast_path import FastCalls, Tools
 
 MAX_LINE_BYTES = 32 * 1024 * 1024
 
@@ -234,16 +234,16 @@ def serialize_message(session_message: SessionMessage) -> bytes:
 
 @asynccontextmanager
 async def stdio_transport(
-    call_tool: CallTool | None = None,
+    tools: Tools | None = None,
 ) -> AsyncIterator[
     tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
 ]:
     """Claim stdin/stdout and yield the (read, write) streams `Server.run` expects; with
-    `call_tool`, tools/call is served on the fast path (`cdpilot.fast_path`)."""
+    `tools`, tools/list and tools/call are served on the fast path (`cdpilot.fast_path`)."""
     wire = _Wire()
     writer = _Writer(wire.write_fd)
     reader = _Reader(wire.read_fd)
-    fast = FastCalls(call_tool, writer.write) if call_tool is not None else None
+    fast = FastCalls(tools, writer.write) if tools is not None else None
     try:
         await writer.open()
         pump = await reader.open()
