@@ -6,6 +6,7 @@ every Chromium gets the test flags, so nothing leaves the machine. Progress goes
 
 from __future__ import annotations
 
+import compileall
 import datetime
 import json
 import os
@@ -36,8 +37,20 @@ def chromium_version() -> str:
     return found.stdout.strip()
 
 
+def compile_bytecode() -> None:
+    """Compile cdpilot's and the bench's sources, as installing a package does for the SDK's.
+
+    An editable checkout run with PYTHONDONTWRITEBYTECODE would otherwise compile cdpilot's
+    modules from source in every spawned server while the SDK loads compiled bytecode, and
+    the cold-start ratio would measure the compiler rather than the servers.
+    """
+    for tree in ("src", "generated", "bench"):
+        compileall.compile_dir(ROOT / tree, quiet=1)
+
+
 def run() -> dict[str, Any]:
     started = time.perf_counter()
+    compile_bytecode()
     report: dict[str, Any] = {
         "environment": {
             "date": datetime.date.today().isoformat(),
