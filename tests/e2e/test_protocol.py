@@ -242,3 +242,23 @@ async def test_the_fast_path_answers_exactly_as_the_sdk_path(name: str, argument
         assert via_fast_path == via_sdk
     finally:
         await server.kill()
+
+
+@pytest.mark.parametrize("mode", ["smart", "legacy"])
+async def test_tools_list_from_the_fast_path_equals_the_sdks(mode: str) -> None:
+    """Before notifications/initialized the SDK answers tools/list; after it, the fast path writes
+    the manifest as serialised. A client must not be able to tell them apart."""
+    server = await RawServer.start(mode)
+    try:
+        await server.request(
+            "initialize",
+            {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
+        )
+        via_sdk = await server.request("tools/list")
+        await server.send_raw(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        via_fast_path = await server.request("tools/list")
+        del via_sdk["id"], via_fast_path["id"]
+        assert via_fast_path == via_sdk
+        assert via_fast_path["result"] == json.loads(MANIFESTS[mode])
+    finally:
+        await server.kill()
