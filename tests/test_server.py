@@ -76,3 +76,17 @@ def test_the_handler_layer_is_not_imported_until_loaded() -> None:
     )
     found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert found.stdout.strip() == "[]"
+
+
+def test_a_handler_module_that_fails_to_import_stops_the_server_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "cdpilot.handlers", None)  # importing it now raises ModuleNotFoundError
+    stops = Stops()
+    backend = Backend("legacy", Settings(), stop=stops)
+    backend.warm_up()
+    assert stops.count == 1
+    assert len(backend.problems) == 1
+    assert backend.problems[0].startswith("the handler layer failed to load (ModuleNotFoundError: ")
+    err = capsys.readouterr().err
+    assert "Traceback" in err and f"cdpilot: {backend.problems[0]}" in err

@@ -11,6 +11,7 @@ import asyncio
 import atexit
 import signal
 import sys
+import traceback
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -54,22 +55,30 @@ class Backend:
         self.problems: list[str] = []
 
     def load(self) -> Registry | None:
-        """The registry, loaded now if it is not yet; None if the handler table is broken."""
+        """The registry, loaded now if it is not yet; None if the handler layer is broken."""
         if self._registry is None and not self.problems:
-            from cdpilot.browser.connections import ConnectionManager
-            from cdpilot.handlers import HANDLERS
-            from cdpilot.registry import Registry, handler_problems
-
-            self.problems = handler_problems(HANDLERS)
-            if self.problems:
-                print("cdpilot: the handler table does not match the tool catalog:", file=sys.stderr)
-                for problem in self.problems:
-                    print(f"  {problem}", file=sys.stderr)
-                return None
-            self._connections = ConnectionManager(allow_remote=self._settings.allow_remote)
-            atexit.register(self._connections.kill_all_now)
-            self._registry = Registry(ToolContext(self._connections, self._mode, self._settings), HANDLERS)
+            try:
+                self._registry = self._load()
+            except Exception as exc:  # a handler module that fails to import: as broken as a bad table
+                traceback.print_exc(file=sys.stderr)
+                self.problems = [f"the handler layer failed to load ({type(exc).__name__}: {exc})"]
+                print(f"cdpilot: {self.problems[0]}", file=sys.stderr)
         return self._registry
+
+    def _load(self) -> Registry | None:
+        from cdpilot.browser.connections import ConnectionManager
+        from cdpilot.handlers import HANDLERS
+        from cdpilot.registry import Registry, handler_problems
+
+        self.problems = handler_problems(HANDLERS)
+        if self.problems:
+            print("cdpilot: the handler table does not match the tool catalog:", file=sys.stderr)
+            for problem in self.problems:
+                print(f"  {problem}", file=sys.stderr)
+            return None
+        self._connections = ConnectionManager(allow_remote=self._settings.allow_remote)
+        atexit.register(self._connections.kill_all_now)
+        return Registry(ToolContext(self._connections, self._mode, self._settings), HANDLERS)
 
     def warm_up(self) -> None:
         """Load now, while the client has nothing to wait for; stop serving if the table is broken."""
