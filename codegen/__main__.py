@@ -61,18 +61,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"generated/ is up to date: inputs unchanged since the last run ({time.perf_counter() - started:.2f}s)")
         return 0
     # Imported only now: jsonschema, jinja2 and datamodel-code-generator cost more than the skip above.
-    from codegen.catalog import load_catalog
-    from codegen.lint import lint
-    from codegen.render import render_all
+    from codegen.build import build
 
-    catalog = load_catalog(args.schemas)
-    findings = lint(catalog)
-    if findings:
-        print(f"schema lint failed ({len(findings)} finding(s)):", file=sys.stderr)
-        for finding in findings:
+    result = build(args.schemas)
+    if result.findings:
+        print(f"schema lint failed ({len(result.findings)} finding(s)):", file=sys.stderr)
+        for finding in result.findings:
             print(f"  {finding}", file=sys.stderr)
         return 1
-    files = render_all(catalog)
+    catalog, files = result.catalog, result.files
     elapsed = time.perf_counter() - started
     if args.check:
         problems = differences(args.out, files)

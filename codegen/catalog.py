@@ -7,6 +7,7 @@ resolution happens once, here, before anything else looks at a schema.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -56,6 +57,12 @@ class GranularTool:
     def properties(self) -> dict[str, Any]:
         props: dict[str, Any] = self.resolved.get("properties", {})
         return props
+
+    @functools.cached_property
+    def canonical_properties(self) -> dict[str, str]:
+        """Each property's schema as canonical JSON, the form in which the smart merge compares
+        them; computed once, as every build of a smart tool compares its targets again."""
+        return {name: json.dumps(schema, sort_keys=True) for name, schema in self.properties.items()}
 
     @property
     def required(self) -> list[str]:
@@ -203,27 +210,49 @@ def _pointer(document: dict[str, Any], pointer: str, path: Path, ref: str) -> An
     return node
 
 
-def resolve_refs(node: Any, path: Path, cache: dict[Path, dict[str, Any]], depth: int = 0) -> Any:
+@dataclass
+class _Documents:
+    """The files one load reads, each parsed once, and where each relative ``$ref`` leads.
+
+    Finding a target is a ``Path.resolve()``, a system call per path component; a thousand
+    tools name the same few files from the same few folders, so each (folder, file) pair is
+    resolved once.
+    """
+
+    parsed: dict[Path, dict[str, Any]] = field(default_factory=dict)
+    targets: dict[tuple[Path, str], Path] = field(default_factory=dict)
+
+    def target(self, path: Path, file_part: str) -> Path:
+        """The file a ``$ref`` in ``path`` names (``path`` itself for a local pointer)."""
+        if not file_part:
+            return path
+        key = (path.parent, file_part)
+        if key not in self.targets:
+            self.targets[key] = (path.parent / file_part).resolve()
+        return self.targets[key]
+
+
+def resolve_refs(node: Any, path: Path, documents: _Documents, depth: int = 0) -> Any:
     """Inline every ``$ref``; keywords beside a ``$ref`` override the referenced ones."""
     if depth > 32:
         raise SchemaFileError(path, "ref", "$ref nesting deeper than 32 (a cycle?)")
     if isinstance(node, list):
-        return [resolve_refs(item, path, cache, depth) for item in node]
+        return [resolve_refs(item, path, documents, depth) for item in node]
     if not isinstance(node, dict):
         return node
     if "$ref" in node:
         ref = str(node["$ref"])
         file_part, _, pointer = ref.partition("#")
-        target_path = (path.parent / file_part).resolve() if file_part else path
-        if target_path not in cache:
+        target_path = documents.target(path, file_part)
+        if target_path not in documents.parsed:
             if not target_path.is_file():
                 raise SchemaFileError(path, "ref", f"$ref {ref!r} names a missing file")
-            cache[target_path] = _read_json(target_path)
-        target = _pointer(cache[target_path], pointer, path, ref)
-        merged = dict(resolve_refs(target, target_path, cache, depth + 1))
+            documents.parsed[target_path] = _read_json(target_path)
+        target = _pointer(documents.parsed[target_path], pointer, path, ref)
+        merged = dict(resolve_refs(target, target_path, documents, depth + 1))
         merged.update({k: v for k, v in node.items() if k != "$ref"})
-        return resolve_refs(merged, path, cache, depth + 1)
-    return {key: resolve_refs(value, path, cache, depth) for key, value in node.items()}
+        return resolve_refs(merged, path, documents, depth + 1)
+    return {key: resolve_refs(value, path, documents, depth) for key, value in node.items()}
 
 
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -232,13 +261,13 @@ NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 def load_catalog(root: Path) -> Catalog:
     """Load ``root/tools/**.json`` (granular) and ``root/smart/*.json`` (consolidated)."""
     catalog = Catalog(root=root.resolve())
-    cache: dict[Path, dict[str, Any]] = {}
+    documents = _Documents()
     for path in sorted((catalog.root / "tools").rglob("*.json")):
         try:
             raw = _read_json(path)
-            cache[path] = raw
+            documents.parsed[path] = raw
             body = {k: v for k, v in raw.items() if k not in (VENDOR_KEY, "examples", "$schema")}
-            resolved = resolve_refs(body, path, cache)
+            resolved = resolve_refs(body, path, documents)
         except SchemaFileError as exc:
             catalog.load_errors.append(exc)
             catalog.unloadable.add(path.stem)
@@ -247,8 +276,8 @@ def load_catalog(root: Path) -> Catalog:
     for path in sorted((catalog.root / "smart").glob("*.json")):
         try:
             raw = _read_json(path)
-            cache[path] = raw
-            own = resolve_refs(raw.get("properties", {}), path, cache)
+            documents.parsed[path] = raw
+            own = resolve_refs(raw.get("properties", {}), path, documents)
             own = own if isinstance(own, dict) else {}  # the lint reports a non-object
         except SchemaFileError as exc:
             catalog.load_errors.append(exc)

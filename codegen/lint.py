@@ -15,7 +15,7 @@ from codegen.catalog import HINTS, MODES, NAME_PATTERN, VENDOR_KEY, Catalog, Gra
 from codegen.lint_routes import route_rules, route_shape
 from codegen.manifest import payload
 from codegen.schema_check import schema_error
-from codegen.smart import choose_route, input_schema, merged_properties, omitted_owners, spellings, targets
+from codegen.smart import choose_route, input_schema, merged_properties, omitted_needers, omitted_owners, spellings
 
 SMART_TOOL_BUDGET = 20
 SMART_PAYLOAD_BUDGET = 10_000  # characters of the smart tools/list result (SPEC §5, token economy)
@@ -231,11 +231,11 @@ def _omit(catalog: Catalog, tool: SmartTool) -> Iterator[tuple[str, str]]:
     if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
         yield "omit", "x-cdpilot.omit must be a list of parameter names"
         return
-    owners = omitted_owners(catalog, tool)
+    owners, needers = omitted_owners(catalog, tool), omitted_needers(catalog, tool)
     for name in tool.omitted:
         if not owners[name]:
             yield "omit", f"omits {name!r}, which no target takes"
-        for needer in [t.name for t in targets(catalog, tool) if name in t.required]:
+        for needer in needers[name]:
             yield "omit", f"omits {name!r}, which {needer!r} requires; smart mode could never call it"
         for index, route in enumerate(tool.routes):
             if route.tested == name:

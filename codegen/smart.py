@@ -10,6 +10,7 @@ one name; that conflict is a lint finding, not a guess.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,7 @@ def merged_properties(catalog: Catalog, tool: SmartTool) -> tuple[dict[str, Any]
     """Union of the targets' properties in declaration order, with the conflicts found."""
     members = list(tool.actions.items()) if not tool.uses_routes else [(t, t) for t in tool.targets]
     props: dict[str, Any] = {}
+    canonical: dict[str, str] = {}
     owner: dict[str, str] = {}
     conflicts: list[MergeConflict] = []
     for label, target in members:
@@ -34,15 +36,12 @@ def merged_properties(catalog: Catalog, tool: SmartTool) -> tuple[dict[str, Any]
         if granular is None:
             continue
         for name, schema in granular.properties.items():
+            text = granular.canonical_properties[name]
             if name not in props:
-                props[name], owner[name] = schema, label
-            elif _canonical(props[name]) != _canonical(schema):
+                props[name], canonical[name], owner[name] = schema, text, label
+            elif canonical[name] != text:
                 conflicts.append(MergeConflict(name, owner[name], label))
     return props, conflicts
-
-
-def _canonical(schema: Any) -> str:
-    return json.dumps(schema, sort_keys=True)
 
 
 def targets(catalog: Catalog, tool: SmartTool) -> list[GranularTool]:
@@ -55,7 +54,8 @@ def input_schema(catalog: Catalog, tool: SmartTool) -> dict[str, Any]:
     """The flat schema clients see, without the omitted parameters; per-target requirements are
     enforced by the granular model."""
     merged, _ = merged_properties(catalog, tool)
-    props = {name: schema for name, schema in merged.items() if name not in tool.omitted}
+    omitted = set(tool.omitted)
+    props = {name: schema for name, schema in merged.items() if name not in omitted}
     tools = targets(catalog, tool)
     required = [name for name in props if tools and all(name in t.required for t in tools)]
     if tool.uses_routes:
@@ -72,7 +72,23 @@ def input_schema(catalog: Catalog, tool: SmartTool) -> dict[str, Any]:
 
 def omitted_owners(catalog: Catalog, tool: SmartTool) -> dict[str, tuple[str, ...]]:
     """Each omitted parameter and the granular tools that take it, for the registry's refusal."""
-    return {name: tuple(t.name for t in targets(catalog, tool) if name in t.properties) for name in tool.omitted}
+    takers = _by_parameter(targets(catalog, tool), lambda target: target.properties)
+    return {name: tuple(takers.get(name, ())) for name in tool.omitted}
+
+
+def omitted_needers(catalog: Catalog, tool: SmartTool) -> dict[str, list[str]]:
+    """Each omitted parameter and the granular tools that require it (smart mode could never call those)."""
+    needers = _by_parameter(targets(catalog, tool), lambda target: target.required)
+    return {name: needers.get(name, []) for name in tool.omitted}
+
+
+def _by_parameter(tools: list[GranularTool], names: Callable[[GranularTool], Iterable[str]]) -> dict[str, list[str]]:
+    """Parameter name -> the tools (in order) whose ``names`` include it: one pass over the tools, not one per name."""
+    index: dict[str, list[str]] = {}
+    for tool in tools:
+        for name in names(tool):
+            index.setdefault(name, []).append(tool.name)
+    return index
 
 
 def derived_annotations(catalog: Catalog, tool: SmartTool) -> dict[str, Any]:

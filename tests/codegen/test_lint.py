@@ -9,6 +9,7 @@ import pytest
 from codegen.catalog import load_catalog
 from codegen.lint import SMART_PAYLOAD_BUDGET, SMART_TOOL_BUDGET
 from codegen.manifest import payload
+from codegen.schema_check import schema_error
 from tests.codegen.conftest import PROBE, SMART, SchemaTree, findings
 
 
@@ -156,3 +157,10 @@ def test_unknown_top_level_keys_are_refused(tree: SchemaTree, key: str) -> None:
     tree.tool("dom_probe", **{key: "x"})
     tree.smart("dom")
     assert findings(tree) == [f"schemas/tools/dom/dom_probe.json: [unknown-key] unexpected top-level key {key!r}"]
+
+
+def test_a_schema_check_holds_for_any_prose_and_still_types_it() -> None:
+    assert schema_error({"type": "string", "description": "One text."}) is None
+    assert schema_error({"type": "string", "description": "Another text."}) is None
+    assert schema_error({"type": "string", "description": 5}) == "5 is not of type 'string'"
+    assert schema_error({"type": "strin", "title": "T."}) == "'strin' is not valid under any of the given schemas"

@@ -11,7 +11,7 @@ import copy
 
 from codegen.catalog import load_catalog
 from codegen.manifest import manifest
-from codegen.render import render_all
+from codegen.render import render_templates
 from codegen.smart import input_schema
 from tests.codegen.conftest import SMART, SchemaTree, findings
 
@@ -37,7 +37,7 @@ def test_an_omitted_parameter_leaves_the_smart_schema_and_wire_but_not_legacy(tr
 
 def test_the_dispatch_entry_lists_the_parameters_and_who_takes_each_omitted_one(tree: SchemaTree) -> None:
     omitting(tree, ["limit"])
-    generated = render_all(load_catalog(tree.root))["cdpilot_generated/catalog.py"]
+    generated = render_templates(load_catalog(tree.root))["cdpilot_generated/catalog.py"]
     assert (
         "                'probe': TOOLS['dom_probe'],\n"
         "            },\n"
@@ -50,7 +50,7 @@ def test_the_dispatch_entry_lists_the_parameters_and_who_takes_each_omitted_one(
 def test_the_routes_form_omits_across_its_targets(tree: SchemaTree) -> None:
     tree.routed(omit=["limit"])
     assert findings(tree) == []
-    generated = render_all(load_catalog(tree.root))["cdpilot_generated/catalog.py"]
+    generated = render_templates(load_catalog(tree.root))["cdpilot_generated/catalog.py"]
     assert (
         "            ('keep', 'connection_id', 'selector', 'include_hidden'),\n            {'limit': ('dom_probe',)},\n"
     ) in generated

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from codegen.build import build
 from codegen.catalog import Route, load_catalog
-from codegen.render import render_all
 from codegen.smart import choose_route, derived_annotations, input_schema
-from tests.codegen.conftest import SchemaTree
+from tests.codegen.conftest import PROBE, SchemaTree
 
 
 @pytest.fixture
@@ -61,7 +61,7 @@ def test_choose_route_follows_the_rules_in_order(routed: SchemaTree, arguments: 
 
 
 def test_the_generated_rule_route_spellings_and_routing_model(routed: SchemaTree) -> None:
-    files = render_all(load_catalog(routed.root))
+    files = build(routed.root).files
     catalog = files["cdpilot_generated/catalog.py"]
     assert (
         "        'probe': RuleRoute(\n"
@@ -89,7 +89,9 @@ def test_the_generated_rule_route_spellings_and_routing_model(routed: SchemaTree
 
 
 def test_a_routes_tool_without_own_properties_has_no_routing_model(routed: SchemaTree) -> None:
-    routed.tool("dom_probe", properties={}, required=[], examples=[{}])
+    routed.tool(
+        "dom_probe", properties={"connection_id": PROBE["properties"]["connection_id"]}, required=[], examples=[{}]
+    )
     routed.write(
         "smart/probe.json",
         {
@@ -100,7 +102,7 @@ def test_a_routes_tool_without_own_properties_has_no_routing_model(routed: Schem
     )
     for name in ("dom_count", "dom_reset"):
         (routed.root / f"tools/dom/{name}.json").unlink()
-    files = render_all(load_catalog(routed.root))
+    files = build(routed.root).files
     assert (
         "        'probe': RuleRoute(\n            'probe',\n            None,\n"
         in files["cdpilot_generated/catalog.py"]

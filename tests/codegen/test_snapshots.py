@@ -19,9 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.catalog import load_catalog
-from codegen.lint import lint
-from codegen.render import render_all
+from codegen.build import build
 
 FIXTURE = Path(__file__).parent / "fixtures" / "snapshot"
 EXPECTED = FIXTURE / "expected"
@@ -30,9 +28,9 @@ SUFFIX = ".snap"
 
 @pytest.fixture(scope="module")
 def rendered() -> dict[str, str]:
-    catalog = load_catalog(FIXTURE / "schemas")
-    assert [str(finding) for finding in lint(catalog)] == []
-    files = render_all(catalog)
+    result = build(FIXTURE / "schemas")
+    assert [str(finding) for finding in result.findings] == []
+    files = result.files
     if os.environ.get("CDPILOT_UPDATE_SNAPSHOTS"):
         _refresh(files)
     return files
