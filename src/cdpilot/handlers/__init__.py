@@ -1,7 +1,8 @@
 """The one handler table that satisfies the generated contract (`cdpilot_generated.contract`).
 
-mypy checks it against `HandlerTable`; `registry.handler_problems` checks it again at
-start-up and in `make check-generated`, so a missing or mistyped handler never ships.
+mypy checks it against `HandlerTable`; `registry.handler_problems` checks it again in
+`make check-generated` and when the server loads it (before serving any call), so a missing
+or mistyped handler never ships.
 """
 
 from cdpilot_generated.contract import HandlerTable
