@@ -89,7 +89,8 @@ class Backend:
         registry = self.load()
         if registry is None:
             self._stop()
-            # Like a failed start-up, the call gets no answer: shutting down cancels this wait.
+            # Like a failed start-up, the call is not served: shutting down cancels this wait (and
+            # the SDK, for a call on its path, answers it with its own "Connection closed" error).
             await asyncio.get_running_loop().create_future()
             raise AssertionError("unreachable: the server is stopping")
         return await registry.call(name, arguments)

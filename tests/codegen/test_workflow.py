@@ -135,6 +135,10 @@ def test_missing_extra_and_mistyped_handlers_fail_check_mypy_and_start_up(repo: 
     start = run(repo, "-m", "cdpilot.cli", "--mode", "smart")
     assert start.returncode == 1
     assert "demo_probe: no handler" in start.stderr
+    replies, status, stderr = session_with_a_broken_table(repo)
+    assert [reply["id"] for reply in replies if "result" in reply] == [1, 2]  # the handshake, from the manifest
+    assert status == 1  # then it stopped by itself, with stdin still open and the call not served
+    assert "navigate: handler takes ChromeLaunchArgs, expected NavigateArgs" in stderr
 
     mypy = run(repo, "-m", "mypy", "--cache-dir", str(repo / ".mypy_cache"), timeout=300)
     assert mypy.returncode == 1
@@ -142,6 +146,34 @@ def test_missing_extra_and_mistyped_handlers_fail_check_mypy_and_start_up(repo: 
     assert 'Extra key "bogus_tool"' in mypy.stdout
     assert "navigate" in mypy.stdout and "ChromeLaunchArgs" in mypy.stdout
 
+
+def session_with_a_broken_table(repo: Path) -> tuple[list[dict[str, object]], int, str]:
+    """Handshake, tools/list and one call, with stdin kept open: every reply, the exit status, stderr."""
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": HANDSHAKE},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "chrome", "arguments": {}}},
+    ]
+    with subprocess.Popen(
+        [sys.executable, "-m", "cdpilot.cli", "--mode", "smart"],
+        cwd=repo,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join(str(repo / p) for p in ("", "src", "generated"))),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as server:
+        assert server.stdin is not None and server.stdout is not None and server.stderr is not None
+        try:
+            server.stdin.write(b"".join(json.dumps(line).encode() + b"\n" for line in lines))
+            server.stdin.flush()
+            replies = [json.loads(line) for line in server.stdout]  # until the server closes stdout
+            return replies, server.wait(timeout=60), server.stderr.read().decode()
+        finally:
+            server.kill()
+
+
+HANDSHAKE = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "workflow", "version": "0"}}
 
 DEMO_HANDLER = """
 
