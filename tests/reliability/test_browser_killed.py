@@ -47,10 +47,11 @@ def site() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-async def registry() -> AsyncIterator[Registry]:
+async def registry(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Registry]:
     connections = ConnectionManager(env=chrome_env())
+    settings = Settings(output_dir=tmp_path_factory.mktemp("out"))  # not the process's kept temp dir
     try:
-        yield Registry(ToolContext(connections, "legacy", Settings()), HANDLERS, log=ErrorLog(stream=io.StringIO()))
+        yield Registry(ToolContext(connections, "legacy", settings), HANDLERS, log=ErrorLog(stream=io.StringIO()))
     finally:
         await connections.aclose()
 

@@ -78,9 +78,10 @@ def site() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-async def session(report: Report) -> AsyncIterator[Session]:
+async def session(report: Report, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Session]:
     connections = ConnectionManager(env=chrome_env())
-    registry = Registry(ToolContext(connections, "legacy", Settings()), HANDLERS, log=ErrorLog(stream=io.StringIO()))
+    settings = Settings(output_dir=tmp_path_factory.mktemp("out"))  # not the process's kept temp dir
+    registry = Registry(ToolContext(connections, "legacy", settings), HANDLERS, log=ErrorLog(stream=io.StringIO()))
     try:
         error, text, _ = await Session(registry, connections, report).call("chrome_launch")
         assert error is None, text
