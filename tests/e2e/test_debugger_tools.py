@@ -196,6 +196,22 @@ async def test_pause_stops_a_running_script(debug_page: ModeClient, site: str) -
     assert await result_text(client) == "spun"
 
 
+async def test_a_pause_requested_on_an_idle_page_stops_in_the_page_not_in_our_tools(
+    debug_page: ModeClient, site: str
+) -> None:
+    """The suggested flow: request a pause, then trigger the page. The query and the click's own
+    page scripts run first; the pause must wait for the page's handler, not stop in them."""
+    client = debug_page
+    text = await client.ok("debugger_pause", timeout_ms=200)
+    assert text.startswith("Pause requested; no script ran within 200 ms."), text
+    assert "button#compute" in await client.ok("query_elements", selector="#compute")
+    text = await client.ok("click_element", selector="#compute", include_context=True)
+    assert f"Paused (pause requested) at {app_js(site)}:" in text, text
+    assert "#0 compute app.js" in text
+    await client.ok("debugger_resume")
+    assert await result_text(client) == "45"
+
+
 async def test_a_paused_page_answers_other_tools_promptly(debug_page: ModeClient, site: str) -> None:
     client = debug_page
     await client.ok("debugger_set_breakpoint", url=app_js(site), line_number=line_of("compute-first"))

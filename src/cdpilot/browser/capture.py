@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from cdpilot.browser.connection import BrowserConnection
+from cdpilot.browser.own_scripts import own_expression
 from cdpilot.errors import ArgumentError, ExecutionError, FieldProblem, StateError
 
 ImageFormat = Literal["jpeg", "png", "webp"]
@@ -55,7 +56,9 @@ class Screenshot:
 
 async def _evaluate(conn: BrowserConnection, expression: str) -> Any:
     reply = await conn.features.unless_blocked(
-        conn.page.send("Runtime.evaluate", {"expression": expression, "returnByValue": True, "silent": True})
+        conn.page.send(
+            "Runtime.evaluate", {"expression": own_expression(expression), "returnByValue": True, "silent": True}
+        )
     )
     if "exceptionDetails" in reply:
         raise ExecutionError(f"The page failed to evaluate a helper: {reply['exceptionDetails'].get('text')}")

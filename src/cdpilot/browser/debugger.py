@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from cdpilot.browser.own_scripts import OWN_SCRIPT_PATTERN
 from cdpilot.browser.remote_values import preview_value
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import (
@@ -191,6 +192,7 @@ class PageDebugger:
     async def _apply(self, config: DebugConfig) -> None:
         session = self._require_session()
         await session.send("Debugger.enable")
+        await session.send("Debugger.setBlackboxPatterns", {"patterns": [OWN_SCRIPT_PATTERN]})
         await session.send("Debugger.setPauseOnExceptions", {"state": config.pause_on_exceptions})
         await session.send("Debugger.setSkipAllPauses", {"skip": config.skip_all_pauses})
         for spec in config.breakpoints.values():

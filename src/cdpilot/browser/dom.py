@@ -23,6 +23,7 @@ from cdpilot.browser.dom_scripts_inspect import INSPECT_LIBRARY
 from cdpilot.browser.dom_scripts_query import QUERY_LIBRARY
 from cdpilot.browser.dom_scripts_wait import WAIT_LIBRARY
 from cdpilot.browser.evaluate import exception_text
+from cdpilot.browser.own_scripts import own_expression
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import ArgumentError, CdpCommandError, CdpTimeoutError, ExecutionError, FieldProblem, StateError
 
@@ -140,7 +141,12 @@ class WaitResult:
 
 async def run_page_script(conn: BrowserConnection, expression: str, *, by_value: bool = True) -> dict[str, Any]:
     """Evaluate one of our scripts in the page; its value (by value), or its RemoteObject."""
-    params = {"expression": expression, "returnByValue": by_value, "awaitPromise": False, "silent": True}
+    params = {
+        "expression": own_expression(expression),
+        "returnByValue": by_value,
+        "awaitPromise": False,
+        "silent": True,
+    }
     reply = await conn.features.unless_blocked(conn.page.send("Runtime.evaluate", params, timeout_s=SCRIPT_TIMEOUT_S))
     if "exceptionDetails" in reply:
         raise ExecutionError(
@@ -285,7 +291,7 @@ def _is_new_main_document(event: CdpEvent, main_frame_id: str | None) -> bool:
 
 async def _await_page(conn: BrowserConnection, expression: str, timeout_ms: int) -> dict[str, Any]:
     conn.features.raise_if_blocked()  # a paused page never settles what the wait watches
-    params = {"expression": expression, "returnByValue": True, "awaitPromise": True, "silent": True}
+    params = {"expression": own_expression(expression), "returnByValue": True, "awaitPromise": True, "silent": True}
     send = conn.page.send("Runtime.evaluate", params, timeout_s=timeout_ms / 1000 + 2)
     reply = await conn.features.unless_blocked(send)
     if "exceptionDetails" in reply:

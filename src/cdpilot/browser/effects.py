@@ -21,6 +21,7 @@ from cdpilot.browser.console import ConsoleEntry
 from cdpilot.browser.debugger import ExecutionPausedError, Pause
 from cdpilot.browser.dialogs import DialogInfo, DialogOpenError
 from cdpilot.browser.dom import ElementHandle
+from cdpilot.browser.own_scripts import own_expression, own_function
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import CdpCommandError, CdpTimeoutError
 
@@ -130,7 +131,7 @@ async def _next_task(conn: BrowserConnection, budget_s: float) -> None:
     """Let the page reach its next frame and the task after it (see the module docstring)."""
     if budget_s <= 0:
         return
-    params = {"expression": NEXT_TASK, "awaitPromise": True, "returnByValue": True, "silent": True}
+    params = {"expression": own_expression(NEXT_TASK), "awaitPromise": True, "returnByValue": True, "silent": True}
     try:
         async with asyncio.timeout(budget_s):
             await conn.features.unless_blocked(conn.page.send("Runtime.evaluate", params, timeout_s=budget_s))
@@ -243,7 +244,7 @@ async def context_lines(conn: BrowserConnection, element: ElementHandle | None, 
     blocked = conn.features.dialogs.open is not None or conn.features.debugger.paused is not None
     if element is not None and not navigating and not blocked:
         params = {
-            "functionDeclaration": ELEMENT_STATE,
+            "functionDeclaration": own_function(ELEMENT_STATE),
             "objectId": element.object_id,
             "returnByValue": True,
             "silent": True,

@@ -34,6 +34,7 @@ from cdpilot.browser.input_scripts import (
     SET_VALUE,
 )
 from cdpilot.browser.keys import KeyPress, key_events, parse_key
+from cdpilot.browser.own_scripts import own_function
 from cdpilot.errors import ArgumentError, CdpCommandError, CdpTimeoutError, ExecutionError, FieldProblem, StateError
 
 BUTTON_BITS = {"left": 1, "right": 2, "middle": 4}
@@ -285,7 +286,7 @@ async def _call(
 ) -> Any:
     """Run one of our page-side functions with the element as ``this``; its JSON value."""
     params = {
-        "functionDeclaration": function,
+        "functionDeclaration": own_function(function),
         "objectId": element.object_id,
         "arguments": [{"value": arg} for arg in args],
         "returnByValue": True,

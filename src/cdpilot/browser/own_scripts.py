@@ -1,0 +1,26 @@
+"""How cdpilot's own page scripts are told apart from the page's: one source URL.
+
+Every script we run in a page (queries, waits, actionability checks, the wait for a click's
+effects) ends with ``//# sourceURL=cdpilot-internal.js``, and the debugger, once enabled,
+ignore-lists that URL (`Debugger.setBlackboxPatterns`). So a pause requested while the page
+is idle is not taken in our next query or click check but at the page's own next statement,
+which is where the user asked to stop. Our scripts also run ``silent``, so pause-on-exceptions
+never stops in them. The debugger's probe keeps a URL of its own on purpose: resume and step
+rely on stopping in it (`cdpilot.browser.debugger`).
+"""
+
+from __future__ import annotations
+
+OWN_SCRIPT_URL = "cdpilot-internal.js"
+OWN_SCRIPT_PATTERN = r"^cdpilot-internal\.js$"
+
+
+def own_expression(expression: str) -> str:
+    """An expression for ``Runtime.evaluate``, marked as ours."""
+    return f"{expression}\n//# sourceURL={OWN_SCRIPT_URL}"
+
+
+def own_function(declaration: str) -> str:
+    """A function declaration for ``Runtime.callFunctionOn``, marked as ours; the final line
+    break keeps the comment off the line V8 closes the declaration's parenthesis on."""
+    return f"{declaration}\n//# sourceURL={OWN_SCRIPT_URL}\n"
