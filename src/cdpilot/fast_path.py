@@ -40,7 +40,7 @@ class Tools:
 
     call: CallTool
     list_json: str
-    listed: Callable[[], None] = lambda: None
+    listed: Callable[[], None]
     """Called once a tools/list reply is written: the client now reads the tools, a moment the
     server can use (`cdpilot.server.Backend` loads the handler layer then)."""
 
