@@ -5,6 +5,7 @@ All findings are collected before failing, so one run shows every problem at onc
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -72,6 +73,8 @@ def _common(raw: dict[str, Any], name: str, allowed: set[str]) -> Iterator[tuple
     group = raw[VENDOR_KEY].get("group")
     if not isinstance(group, str) or not NAME_PATTERN.match(group):
         yield "vendor-key", "x-cdpilot.group must be a lower_snake name"
+    elif keyword.iskeyword(group):
+        yield "vendor-key", f"x-cdpilot.group {group!r} is a Python keyword; the group names a module of models"
     examples = raw.get("examples")
     if not isinstance(examples, list) or not examples:
         yield "examples", "give at least one example argument object"

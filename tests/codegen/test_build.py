@@ -1,7 +1,9 @@
-"""The build: the models document the generator reads, and what a lint or generator failure gives."""
+"""The build: the documents the generator reads, the package of model modules it writes, and what a
+lint or generator failure gives."""
 
 from __future__ import annotations
 
+import ast
 import copy
 import gc
 import json
@@ -10,10 +12,12 @@ from typing import Any
 import datamodel_code_generator
 import pytest
 
-from codegen import build as build_module
 from codegen.build import build
-from codegen.models import models_source, shared_objects
-from tests.codegen.conftest import SchemaTree
+from codegen.catalog import load_catalog
+from codegen.models import models_files, models_source, models_sources, shared_objects
+from tests.codegen.conftest import PROBE, SchemaTree
+
+PACKAGE = "cdpilot_generated/models"
 
 BOX: dict[str, Any] = {
     "type": "object",
@@ -74,13 +78,57 @@ def test_a_lint_failure_is_reported_without_files_and_stops_the_generator(tree: 
     assert result.files == {}
 
 
-def test_a_generator_failure_propagates_and_the_cycle_collector_is_back_on(
-    tree: SchemaTree, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    tree.tool("dom_probe")
-    tree.smart("dom")
-    monkeypatch.setattr(build_module, "models_document", lambda catalog: json.dumps({"$defs": {}}))
+def test_a_generator_failure_propagates_and_the_cycle_collector_is_back_on() -> None:
     assert gc.isenabled()
     with pytest.raises(datamodel_code_generator.Error, match="Models not found"):
-        build(tree.root)
+        models_source(json.dumps({"$defs": {}}))
     assert gc.isenabled()
+
+
+def test_a_generator_failure_in_a_worker_reaches_the_build() -> None:
+    documents = {
+        "good": json.dumps({"$defs": {"AArgs": model("A.", name={"type": "string"})}}),
+        "empty": json.dumps({"$defs": {}}),
+    }
+    with pytest.raises(datamodel_code_generator.Error, match="Models not found"):
+        models_sources(documents, workers=2)
+
+
+@pytest.fixture
+def two_groups(tree: SchemaTree) -> SchemaTree:
+    """dom: dom_probe, dom_count, dom_reset and the routing model of smart/probe.json; page: page_probe."""
+    tree.routed()
+    tree.tool("page_probe", **{"x-cdpilot": {**PROBE["x-cdpilot"], "group": "page", "modes": ["legacy", "smart"]}})
+    return tree
+
+
+def test_each_group_is_a_module_and_the_package_exports_every_model(two_groups: SchemaTree) -> None:
+    result = build(two_groups.root)
+    assert [str(finding) for finding in result.findings] == []
+    files = result.files
+    assert sorted(rel for rel in files if rel.startswith(PACKAGE)) == [
+        f"{PACKAGE}/__init__.py",
+        f"{PACKAGE}/dom.py",
+        f"{PACKAGE}/page.py",
+    ]
+    dom, page = files[f"{PACKAGE}/dom.py"], files[f"{PACKAGE}/page.py"]
+    assert classes(dom) == ["DomCountArgs", "DomProbeArgs", "DomResetArgs", "ProbeRouting"]
+    assert classes(page) == ["PageProbeArgs"]
+    package = ast.parse(files[f"{PACKAGE}/__init__.py"])
+    imported = {
+        (node.module, alias.name) for node in package.body if isinstance(node, ast.ImportFrom) for alias in node.names
+    }
+    assert imported == {("cdpilot_generated.models.dom", name) for name in classes(dom)} | {
+        ("cdpilot_generated.models.page", "PageProbeArgs")
+    }
+    [exports] = [node.value for node in package.body if isinstance(node, ast.Assign)]
+    assert ast.literal_eval(exports) == sorted(name for _, name in imported)
+
+
+def test_workers_write_the_modules_one_process_writes(two_groups: SchemaTree) -> None:
+    catalog = load_catalog(two_groups.root)
+    assert models_files(catalog, workers=2) == models_files(catalog, workers=1)
+
+
+def classes(source: str) -> list[str]:
+    return [node.name for node in ast.parse(source).body if isinstance(node, ast.ClassDef)]

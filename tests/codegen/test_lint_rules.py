@@ -101,6 +101,10 @@ CASES: dict[str, tuple[Callable[[SchemaTree], None], list[str]]] = {
         probe(**{"x-cdpilot": meta(group="DOM")}),
         [f"{TOOL}: [vendor-key] x-cdpilot.group must be a lower_snake name"],
     ),
+    "vendor-key-group-keyword": (
+        probe(**{"x-cdpilot": meta(group="global")}),
+        [f"{TOOL}: [vendor-key] x-cdpilot.group 'global' is a Python keyword; the group names a module of models"],
+    ),
     "vendor-key-unknown": (
         probe(**{"x-cdpilot": meta(colour="red")}),
         [f"{TOOL}: [vendor-key] unexpected x-cdpilot key 'colour'"],

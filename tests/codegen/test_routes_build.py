@@ -83,7 +83,7 @@ def test_the_generated_rule_route_spellings_and_routing_model(routed: SchemaTree
         "        'dom_reset': 'probe(keep=false)',\n"
         "    },\n"
     ) in catalog
-    models = files["cdpilot_generated/models.py"]
+    models = files["cdpilot_generated/models/dom.py"]
     assert "class ProbeRouting(ArgsModel):" in models
     assert "    keep: Annotated[bool, Field(description='false resets.')] = True" in models
 
@@ -107,4 +107,4 @@ def test_a_routes_tool_without_own_properties_has_no_routing_model(routed: Schem
         "        'probe': RuleRoute(\n            'probe',\n            None,\n"
         in files["cdpilot_generated/catalog.py"]
     )
-    assert "Routing" not in files["cdpilot_generated/models.py"]
+    assert "Routing" not in files["cdpilot_generated/models/dom.py"]

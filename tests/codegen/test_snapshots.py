@@ -3,7 +3,8 @@
 The fixture (``fixtures/snapshot/schemas``) holds what the generator must carry through:
 ``$ref`` (a shared string, an object inside an array), enums, defaults, bounds (inclusive and
 exclusive), arrays of scalars and of objects, a nested object, a union type, a default
-resolver, a tool in both modes, and an actions-form smart tool with a default action.
+resolver, a tool in both modes, two groups (a module of models each) and an actions-form
+smart tool with a default action.
 
 The expected files are ``fixtures/snapshot/expected/<generated path>.snap`` (the suffix keeps
 linters and the duplicate finder off generated code). After a deliberate change to what

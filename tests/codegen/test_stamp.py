@@ -11,7 +11,7 @@ from codegen import stamp
 from codegen.__main__ import main
 
 SNAPSHOT_SCHEMAS = Path(__file__).parent / "fixtures" / "snapshot" / "schemas"
-MODELS = "cdpilot_generated/models.py"
+MODELS = "cdpilot_generated/models/shapes.py"
 
 
 @pytest.fixture
@@ -30,16 +30,16 @@ def generate(paths: tuple[Path, Path], capsys: pytest.CaptureFixture[str], *flag
 
 
 def test_a_second_run_with_nothing_changed_skips(paths: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
-    assert generate(paths, capsys).startswith("generated 7 files (7 changed)")
+    assert generate(paths, capsys).startswith("generated 9 files (9 changed)")
     assert generate(paths, capsys).startswith("generated/ is up to date: inputs unchanged since the last run")
-    assert generate(paths, capsys, "--force").startswith("generated 7 files (0 changed)")
+    assert generate(paths, capsys, "--force").startswith("generated 9 files (0 changed)")
 
 
 def test_an_edited_schema_renders_again(paths: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
     generate(paths, capsys)
     erase = paths[0] / "tools/shapes/shape_erase.json"
     erase.write_text(erase.read_text().replace("Erase every shape", "Erase the shapes"))
-    assert generate(paths, capsys).startswith("generated 7 files (2 changed)")  # models.py and manifests.py
+    assert generate(paths, capsys).startswith("generated 9 files (2 changed)")  # models/shapes.py and manifests.py
 
 
 @pytest.mark.parametrize("damage", ["edit", "delete", "extra", "stamp"])
@@ -56,7 +56,7 @@ def test_touched_outputs_render_again(
         (out / "cdpilot_generated/leftover.py").write_text("")
     else:
         (out / stamp.STAMP_NAME).write_text("[1]")
-    assert generate(paths, capsys).startswith("generated 7 files")
+    assert generate(paths, capsys).startswith("generated 9 files")
     assert not (out / "cdpilot_generated/leftover.py").exists()
     assert generate(paths, capsys).startswith("generated/ is up to date: inputs unchanged")
 

@@ -93,7 +93,7 @@ def test_editing_a_schema_without_regenerating_fails_the_check(repo: Path) -> No
     check = run(repo, "-m", "codegen", "--check")
     assert check.returncode == 1
     assert "generated/ is out of date with schemas/ (run `make generate`):" in check.stderr
-    assert "stale: cdpilot_generated/models.py" in check.stderr
+    assert "stale: cdpilot_generated/models/navigation.py" in check.stderr
     assert "stale: cdpilot_generated/manifests.py" in check.stderr
 
 
