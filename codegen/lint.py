@@ -13,6 +13,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from codegen.catalog import HINTS, MODES, NAME_PATTERN, VENDOR_KEY, Catalog, GranularTool, SmartTool, smart_names
+from codegen.keywords import unenforced_keywords
 from codegen.lint_routes import route_rules, route_shape
 from codegen.manifest import payload
 from codegen.schema_check import schema_error
@@ -115,6 +116,8 @@ def _property_rules(properties: dict[str, Any]) -> Iterator[tuple[str, str]]:
             yield "property-name", f"property {prop!r} must be lower_snake"
         if not isinstance(schema, dict) or not str(schema.get("description", "")).strip():
             yield "property-description", f"property {prop!r} needs a description"
+        for message in unenforced_keywords(prop, schema):
+            yield "keyword", message
 
 
 def _annotations(value: Any, *, full: bool) -> Iterator[tuple[str, str]]:

@@ -30,12 +30,9 @@ from datamodel_code_generator.format import Formatter
 
 from codegen import HEADER, PACKAGE
 from codegen.catalog import Catalog, SmartTool
+from codegen.keywords import ANNOTATIONS
 
 MODELS_PACKAGE = f"{PACKAGE}/models"
-
-# What a schema says about its field rather than about its values (JSON Schema's meta-data
-# vocabulary, and $comment): the generator reads these beside a $ref without merging a new model.
-_FIELD_ANNOTATIONS = ("title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment")
 
 
 def model_modules(catalog: Catalog) -> dict[str, dict[str, dict[str, Any]]]:
@@ -106,7 +103,8 @@ def shared_objects(models: dict[str, dict[str, Any]]) -> dict[str, Any]:
         for name, schema in _object_parameters(model):
             if name in shared:
                 defs.setdefault(name, schema)
-                refs[name] = {"$ref": f"#/$defs/{name}", **{k: schema[k] for k in _FIELD_ANNOTATIONS if k in schema}}
+                # Annotations only: beside a $ref the generator reads them without merging a new model.
+                refs[name] = {"$ref": f"#/$defs/{name}", **{k: schema[k] for k in ANNOTATIONS if k in schema}}
         defs[model_name] = {**model, "properties": {**model["properties"], **refs}} if refs else model
     return defs
 

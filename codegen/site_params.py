@@ -24,7 +24,6 @@ _BOUNDS = (
     ("minLength", "length ≥ {}"),
     ("maxLength", "length ≤ {}"),
     ("pattern", "matches {}"),
-    ("format", "format {}"),
     ("minItems", "items ≥ {}"),
     ("maxItems", "items ≤ {}"),
     ("minProperties", "entries ≥ {}"),
@@ -113,8 +112,6 @@ def constraints_of(schema: Mapping[str, Any]) -> str:
         parts.append("one of " + ", ".join(_json(v) for v in schema["enum"]))
     if "const" in schema:
         parts.append(f"exactly {_json(schema['const'])}")
-    if schema.get("uniqueItems"):
-        parts.append("unique items")
     items = schema.get("items")
     if isinstance(items, dict) and "properties" not in items and (inner := constraints_of(items)):
         parts.append(f"each {inner}")

@@ -119,6 +119,22 @@ CASES: dict[str, tuple[Callable[[SchemaTree], None], list[str]]] = {
         probe(properties=with_props(Limit={"type": "integer", "description": "Cap."})),
         [f"{TOOL}: [property-name] property 'Limit' must be lower_snake"],
     ),
+    "keyword": (
+        probe(
+            properties=with_props(
+                tags={"type": "array", "items": {"type": "string"}, "uniqueItems": True, "description": "Tags."},
+                box={
+                    "type": "object",
+                    "properties": {"size": {"type": "integer", "not": {"const": 0}, "description": "Size."}},
+                    "description": "A box.",
+                },
+            )
+        ),
+        [
+            f"{TOOL}: [keyword] property 'box/properties/size' uses 'not', which the argument models do not enforce",
+            f"{TOOL}: [keyword] property 'tags' uses 'uniqueItems', which the argument models do not enforce",
+        ],
+    ),
     "required-undeclared": (
         probe(required=["selector", "frame"]),
         [f"{TOOL}: [required] required property 'frame' is not declared"],

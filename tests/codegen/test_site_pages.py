@@ -56,7 +56,7 @@ def test_every_keyword_becomes_a_column_and_nested_fields_get_rows() -> None:
     assert draw["opacity"].constraints == "> 0; ≤ 1"
     assert (draw["points"].type, draw["points"].constraints) == ("array of object", "items ≥ 3; items ≤ 12")
     assert (draw["points[].x"].depth, draw["points[].x"].required, draw["points[].x"].type) == (1, "yes", "number")
-    assert (draw["tags"].type, draw["tags"].constraints) == ("array of string", "unique items; each length ≤ 20")
+    assert (draw["tags"].type, draw["tags"].constraints) == ("array of string", "items ≥ 1; each length ≤ 20")
     assert draw["style.stroke"].constraints == 'matches "^#[0-9a-f]{6}$"'
     assert draw["style.dash"].constraints == "each ≥ 0"
     assert draw["anchor"].type == "integer | string"
