@@ -55,11 +55,16 @@ STDERR_TAIL_BYTES = 4096
 # $1: the browser's pid (= its process group); the profile comes in the environment so no
 # process's command line names it (tests find leftover browsers by their profile path).
 # A zombie has an empty command line, so an unreaped dead browser counts as gone.
-# After the group kill it waits (at most 2 s) for the group to empty before removing.
+# Then it kills the group and waits (at most 2 s) until no live process is left in it before
+# removing: helpers outlive the browser by a moment and write into the profile as they shut
+# down (the network service flushes its cache index). Like `_live_in_group`, the wait reads
+# state and group from /proc/*/stat and skips zombies: orphans are reaped by init, which may
+# take its time. No `--` before "-$1": dash's kill builtin (Debian's /bin/sh) rejects the whole
+# command ("Illegal number") and signals nothing.
 REAPER = (
-    'read -r _; while grep -q . "/proc/$1/cmdline" 2>/dev/null; do sleep 0.05; done; '
-    'kill -9 -- "-$1" 2>/dev/null; n=0; while [ $n -lt 40 ] && kill -0 -- "-$1" 2>/dev/null; '
-    'do sleep 0.05; n=$((n + 1)); done; rm -rf -- "$CDPILOT_REAP_DIR"'
+    'read -r _; while grep -q . "/proc/$1/cmdline" 2>/dev/null; do sleep 0.05; done; kill -9 "-$1" 2>/dev/null; '
+    'n=0; while [ $n -lt 40 ] && grep -qsE "[)] [^Z] [0-9]+ $1 " /proc/[0-9]*/stat; do sleep 0.05; n=$((n + 1)); '
+    'done; rm -rf -- "$CDPILOT_REAP_DIR"'
 )
 GROUP_EXIT_S = 2.0
 REAPER_EXIT_S = 2.0
