@@ -6,7 +6,6 @@ every Chromium gets the test flags, so nothing leaves the machine. Progress goes
 
 from __future__ import annotations
 
-import compileall
 import datetime
 import json
 import os
@@ -16,8 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench import cdp_count, coldstart, overhead, profiling, scenario
-from bench.pipe import ROOT
+from bench import ROOT, cdp_count, coldstart, compile_bytecode, overhead, profiling, scenario
 from bench.report import render
 from tests.support.chromium import CHROMIUM
 from tests.support.pages import serve_pages
@@ -37,20 +35,9 @@ def chromium_version() -> str:
     return found.stdout.strip()
 
 
-def compile_bytecode() -> None:
-    """Compile cdpilot's and the bench's sources, as installing a package does for the SDK's.
-
-    An editable checkout run with PYTHONDONTWRITEBYTECODE would otherwise compile cdpilot's
-    modules from source in every spawned server while the SDK loads compiled bytecode, and
-    the cold-start ratio would measure the compiler rather than the servers.
-    """
-    for tree in ("src", "generated", "bench"):
-        compileall.compile_dir(ROOT / tree, quiet=1)
-
-
 def run() -> dict[str, Any]:
     started = time.perf_counter()
-    compile_bytecode()
+    compile_bytecode("src", "generated", "bench")
     report: dict[str, Any] = {
         "environment": {
             "date": datetime.date.today().isoformat(),

@@ -23,9 +23,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from bench import ROOT
 from tests.support.chromium import TEST_CHROME_ARGS
 
-ROOT = Path(__file__).resolve().parents[1]
 HANDSHAKE_VERSION = "2025-11-25"  # the newest revision the mcp 2.3 SDK serves through initialize
 CPUCLOCK_SCHED = 2  # Linux: a process-wide CPU clock id is (~pid << 3) | CPUCLOCK_SCHED
 EXIT_TIMEOUT_S = 20.0

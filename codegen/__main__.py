@@ -53,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "generated", help="where generated files live")
     parser.add_argument("--check", action="store_true", help="fail if generated/ differs from a fresh render")
     parser.add_argument("--force", action="store_true", help="render even when the inputs match the last run's")
+    parser.add_argument(
+        "--jobs", type=_positive, metavar="N", help="generator processes at once (default: one per usable core)"
+    )
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -63,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     # Imported only now: jsonschema, jinja2 and datamodel-code-generator cost more than the skip above.
     from codegen.build import build
 
-    result = build(args.schemas)
+    result = build(args.schemas, args.jobs)
     if result.findings:
         print(f"schema lint failed ({len(result.findings)} finding(s)):", file=sys.stderr)
         for finding in result.findings:
@@ -84,6 +87,13 @@ def main(argv: list[str] | None = None) -> int:
     write_stamp(args.out, inputs, files)
     print(f"generated {len(files)} files ({changed} changed) in {elapsed:.2f}s")
     return 0
+
+
+def _positive(text: str) -> int:
+    number = int(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return number
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from codegen.catalog import Catalog, load_catalog
 from codegen.lint import Finding, lint
-from codegen.models import models_files
+from codegen.models import ModelWriter
 from codegen.render import render_templates
 
 
@@ -24,10 +24,12 @@ class Build:
     files: dict[str, str]  # by path relative to generated/; none when there are findings
 
 
-def build(schemas: Path) -> Build:
-    """Lint ``schemas`` and, when the lint finds nothing, render every generated file."""
-    catalog = load_catalog(schemas)
-    findings = lint(catalog)
-    if findings:
-        return Build(catalog, findings, {})
-    return Build(catalog, [], render_templates(catalog) | models_files(catalog))
+def build(schemas: Path, jobs: int | None = None) -> Build:
+    """Lint ``schemas`` and, when the lint finds nothing, render every generated file, with at
+    most ``jobs`` generator processes at once (default: one per usable core)."""
+    with ModelWriter(jobs) as models:  # its workers get ready while the schemas are linted
+        catalog = load_catalog(schemas)
+        findings = lint(catalog)
+        if findings:
+            return Build(catalog, findings, {})
+        return Build(catalog, [], render_templates(catalog) | models.files(catalog))

@@ -14,7 +14,7 @@ import pytest
 
 from codegen.build import build
 from codegen.catalog import load_catalog
-from codegen.models import models_files, models_source, models_sources, shared_objects
+from codegen.models import ModelWriter, models_source, shared_objects
 from tests.codegen.conftest import PROBE, SchemaTree
 
 PACKAGE = "cdpilot_generated/models"
@@ -90,8 +90,8 @@ def test_a_generator_failure_in_a_worker_reaches_the_build() -> None:
         "good": json.dumps({"$defs": {"AArgs": model("A.", name={"type": "string"})}}),
         "empty": json.dumps({"$defs": {}}),
     }
-    with pytest.raises(datamodel_code_generator.Error, match="Models not found"):
-        models_sources(documents, workers=2)
+    with ModelWriter(jobs=2) as writer, pytest.raises(datamodel_code_generator.Error, match="Models not found"):
+        writer.sources(documents)
 
 
 @pytest.fixture
@@ -127,7 +127,8 @@ def test_each_group_is_a_module_and_the_package_exports_every_model(two_groups: 
 
 def test_workers_write_the_modules_one_process_writes(two_groups: SchemaTree) -> None:
     catalog = load_catalog(two_groups.root)
-    assert models_files(catalog, workers=2) == models_files(catalog, workers=1)
+    with ModelWriter(jobs=2) as workers, ModelWriter(jobs=1) as this_process:
+        assert workers.files(catalog) == this_process.files(catalog)
 
 
 def classes(source: str) -> list[str]:
