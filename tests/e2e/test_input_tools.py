@@ -45,8 +45,12 @@ EXTRA_PAGES = {
         "text/html",
         html(
             "Moving",
-            '<button id="runner" style="position:relative;animation:run 1s linear infinite alternate">Run</button>',
-            "<style>@keyframes run { from { left: 0 } to { left: 300px } }</style>",
+            # Moved by the page on every frame (its callback runs before our check's in each one).
+            # A CSS animation once passed the check as stable on a loaded machine: its position
+            # follows the animation clock, which two frames can sample alike (at an alternate turn).
+            """<button id="runner" style="position:relative">Run</button>
+<script>const runner = document.getElementById("runner"); let x = 0;
+(function step() { runner.style.left = (x = (x + 7) % 300) + "px"; requestAnimationFrame(step); })();</script>""",
         ),
     ),
     "/clicks": (
