@@ -16,7 +16,7 @@ import pytest
 
 from tests.e2e.harness import ModeClient, browser_session
 from tests.support.pages import serve_pages
-from tests.support.site import SITE
+from tests.support.site import SITE, html
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -25,9 +25,45 @@ BINARY = bytes(range(256))
 TRAVERSALS = ["../escaped.json", "a/../../escaped.json", "..", "bodies/../../escaped.json", "x\0y"]
 
 
+# A cross-site iframe (localhost, where the page is on 127.0.0.1: another site, so Chrome runs
+# it in a renderer and a target of its own) and a dedicated worker, each logging and fetching.
+# Each tells the page when it is done: `window.childDone` resolves then.
+CHILD_WORK = """console.log("hello from the {who}");
+fetch("/child-data.json").then(r => r.text()).then(t => {{ console.warn("the {who} fetched " + t); {done} }});"""
+CHILD_PAGES = {
+    "/cross-site": (
+        200,
+        "text/html",
+        html(
+            "Cross-site frame",
+            """<script>window.childDone = new Promise(r => addEventListener("message", e => r(e.data)));
+const frame = document.createElement("iframe");
+frame.src = "http://localhost:" + location.port + "/child-frame";
+document.body.append(frame);</script>""",
+        ),
+    ),
+    "/child-frame": (
+        200,
+        "text/html",
+        html("Child", f"<script>{CHILD_WORK.format(who='child frame', done='parent.postMessage(1, `*`);')}</script>"),
+    ),
+    "/worker-page": (
+        200,
+        "text/html",
+        html(
+            "Worker",
+            """<script>const worker = new Worker("/worker.js");
+window.childDone = new Promise(r => worker.onmessage = e => r(e.data));</script>""",
+        ),
+    ),
+    "/worker.js": (200, "text/javascript", CHILD_WORK.format(who="worker", done="postMessage(1);").encode()),
+    "/child-data.json": (200, "application/json", b'{"from": "child"}'),
+}
+
+
 @pytest.fixture(scope="module")
 def site_url() -> Iterator[str]:
-    with serve_pages({**SITE, "/blob.bin": (200, "application/octet-stream", BINARY)}) as base_url:
+    with serve_pages({**SITE, **CHILD_PAGES, "/blob.bin": (200, "application/octet-stream", BINARY)}) as base_url:
         yield base_url
 
 
@@ -246,3 +282,24 @@ async def test_a_post_shows_its_body_and_a_pending_response_is_explained(session
     # The page never reads this response, so Chrome usually has not finished loading it.
     pending = "has not finished loading: its body is not there yet."
     assert detail.endswith((pending, 'Body (28 chars):\n{"error": "server exploded"}'))
+
+
+async def test_a_cross_site_frame_and_a_worker_are_observed_like_the_page(session: ModeClient, site_url: str) -> None:
+    """Both run in targets of their own: their console lines and requests reach other sessions."""
+    child_origin = site_url.replace("127.0.0.1", "localhost")
+    for path, who, origin in (("/cross-site", "child frame", child_origin), ("/worker-page", "worker", site_url)):
+        await on_page(session, site_url, path)
+        await session.ok("evaluate_js", expression="window.childDone", await_promise=True)
+        console = await session.ok("get_console_logs")
+        assert f"[log] hello from the {who}  @ " in console, console
+        assert f'[warning] the {who} fetched {{"from": "child"}}  @ ' in console, console
+        listing = await session.ok("list_network_requests")
+        [line] = [line for line in listing.splitlines() if "child-data.json" in line]
+        shown = f"{origin}/child-data.json" if origin != site_url else "/child-data.json"
+        assert re.fullmatch(rf"\d+ GET 200 fetch {re.escape(shown)} \(\d+ B, \d+ ms\)", line), listing
+        detail = await session.ok("get_network_request", request_id=line.split()[0])  # asks the child's session
+        assert detail.endswith('Body (17 chars):\n{"from": "child"}'), detail
+    frame_document = f"GET 200 document {child_origin}/child-frame ("
+    await on_page(session, site_url, "/cross-site")
+    await session.ok("evaluate_js", expression="window.childDone", await_promise=True)
+    assert frame_document in await session.ok("list_network_requests")  # finished, not "in flight"

@@ -83,7 +83,7 @@ class BrowserConnection:
             session.send("Page.enable"),
             session.send("Page.setLifecycleEventsEnabled", {"enabled": True}),
             session.send("Network.enable"),
-            self.features.attach(session),
+            self.features.attach(self.cdp, session),
         )
         info = (await self.cdp.browser.send("Target.getTargetInfo", {"targetId": target_id}))["targetInfo"]
         previous, self._page = self._page, session

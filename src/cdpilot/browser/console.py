@@ -2,7 +2,8 @@
 
 Three sources feed one log: ``Runtime.consoleAPICalled`` (console.log and friends),
 ``Runtime.exceptionThrown`` (uncaught errors) and ``Log.entryAdded`` (what the browser
-itself reports: failed loads, interventions). Messages cannot be fetched after the fact,
+itself reports: failed loads, interventions), from the page's session and from those of its
+out-of-process frames and workers (`ChildTargets`). Messages cannot be fetched after the fact,
 so `BrowserConnection` attaches this log to every page session it makes current.
 
 Every recorded message gets the next sequence number; an identical message right after
@@ -86,6 +87,16 @@ class ConsoleLog:
         await asyncio.gather(
             self._enable(session, "Runtime.enable", "runtime"), self._enable(session, "Log.enable", "log")
         )
+
+    async def attach_child(self, child: CdpSession) -> None:
+        """Also collect from an out-of-process frame or worker of the current page
+        (`ChildTargets`); it is held before its first script, so it has nothing to replay."""
+        self._unsubscribe += [
+            child.on("Runtime.consoleAPICalled", self._on_console_api),
+            child.on("Runtime.exceptionThrown", self._on_exception),
+            child.on("Log.entryAdded", self._on_log_entry),
+        ]
+        await asyncio.gather(child.send("Runtime.enable"), child.send("Log.enable"))
 
     async def _enable(self, session: CdpSession, method: str, domain: str) -> None:
         await session.send(method)
@@ -181,6 +192,8 @@ class ConsoleLog:
 
     def _on_log_entry(self, event: CdpEvent) -> None:
         entry = event.params.get("entry") or {}
+        if entry.get("source") == "worker":
+            return  # the page's copy of a worker's console call: the worker's own session reports it
         frames = (entry.get("stackTrace") or {}).get("callFrames") or []
         line = entry.get("lineNumber")
         level = LOG_LEVELS.get(str(entry.get("level")), "log")

@@ -3,7 +3,8 @@ the one race that keeps a blocked page from hanging a call.
 
 Console messages, network requests, dialogs and debugger pauses cannot be fetched after
 the fact, so `BrowserConnection` attaches every feature to each page session it makes
-current.
+current; console and network also to the page's out-of-process frames and workers
+(`ChildTargets`).
 
 Two things stop a page from answering commands that need its main thread: an open
 alert/confirm/prompt (the thread is inside ``alert()``) and a debugger pause (it runs only
@@ -23,11 +24,12 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from cdpilot.browser.child_targets import ChildTargets
 from cdpilot.browser.console import ConsoleLog
 from cdpilot.browser.debugger import PageDebugger
 from cdpilot.browser.dialogs import DialogOpenError, DialogWatcher
 from cdpilot.browser.network import NetworkLog
-from cdpilot.cdp import CdpSession
+from cdpilot.cdp import CdpConnection, CdpSession
 from cdpilot.errors import StateError
 
 T = TypeVar("T")
@@ -39,15 +41,21 @@ class PageFeatures:
     network: NetworkLog = field(default_factory=NetworkLog)
     dialogs: DialogWatcher = field(default_factory=DialogWatcher)
     debugger: PageDebugger = field(default_factory=PageDebugger)
+    children: ChildTargets = field(default_factory=ChildTargets)  # out-of-process frames, workers
     _stalled: set[asyncio.Future[Any]] = field(default_factory=set)  # commands that outlived their caller
 
-    async def attach(self, session: CdpSession) -> None:
+    async def attach(self, cdp: CdpConnection, session: CdpSession) -> None:
         await asyncio.gather(
             self.console.attach(session),
             self.network.attach(session),
             self.dialogs.attach(session),
             self.debugger.attach(session),
         )
+        # After the collectors start afresh on this page: they add each child's subscriptions.
+        await self.children.attach(cdp, session, self._collect_from_child)
+
+    async def _collect_from_child(self, child: CdpSession) -> None:
+        await asyncio.gather(self.console.attach_child(child), self.network.attach_child(child))
 
     def raise_if_blocked(self) -> None:
         """For work that needs the page's main thread running: a StateError if it is not."""

@@ -102,16 +102,24 @@ class NetworkLog:
         self._requests.clear()
         self._by_cdp_id.clear()
         self._early.clear()
-        handlers: dict[str, Callable[[CdpEvent], None]] = {
+        handlers = {**self._request_handlers(session), "Page.frameNavigated": self._on_frame_navigated}
+        self._unsubscribe = [session.on(method, handler) for method, handler in handlers.items()]
+
+    async def attach_child(self, child: CdpSession) -> None:
+        """Also record the requests of an out-of-process frame or worker of the current page
+        (`ChildTargets`): they are reported to its session only."""
+        self._unsubscribe += [child.on(method, handler) for method, handler in self._request_handlers(child).items()]
+        await child.send("Network.enable")
+
+    def _request_handlers(self, session: CdpSession) -> dict[str, Callable[[CdpEvent], None]]:
+        return {
             "Network.requestWillBeSent": lambda event: self._on_request(session, event.params),
             "Network.requestWillBeSentExtraInfo": lambda event: self._on_extra("request", event.params),
             "Network.responseReceived": lambda event: self._on_response(event.params),
             "Network.responseReceivedExtraInfo": lambda event: self._on_extra("response", event.params),
             "Network.loadingFinished": self._on_finished,
             "Network.loadingFailed": self._on_failed,
-            "Page.frameNavigated": self._on_frame_navigated,
         }
-        self._unsubscribe = [session.on(method, handler) for method, handler in handlers.items()]
 
     def requests(self) -> list[NetworkRequest]:
         return list(self._requests.values())

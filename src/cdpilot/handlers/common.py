@@ -13,6 +13,11 @@ def wants_context(include_context: bool | None, ctx: ToolContext) -> bool:
     return ctx.mode == "smart" if include_context is None else include_context
 
 
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 element``, ``2 elements``; ``words`` for a plural that is not ``word`` + s."""
+    return f"{count} {word if count == 1 else words or word + 's'}"
+
+
 def spelled(ctx: ToolContext, lines: list[str]) -> ToolResult:
     """An answer whose ``{tool:…}`` references are spelled as the active mode calls those tools."""
     spellings = SPELLINGS[ctx.mode]

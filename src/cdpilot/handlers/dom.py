@@ -11,6 +11,7 @@ from cdpilot_generated.models import InspectElementArgs, QueryElementsArgs, Wait
 
 from cdpilot.browser import dom
 from cdpilot.context import ToolContext, ToolResult
+from cdpilot.handlers.common import plural
 
 BUDGET_MARGIN = 200  # room under the registry's size limit for the closing note
 
@@ -30,10 +31,6 @@ def _fit(summary: str, blocks: list[tuple[str, str]], ctx: ToolContext, advice: 
     if shortened:
         parts.append(f"(Shortened {shortened} of {len(blocks)} to stay under the answer limit; {advice}.)")
     return "\n".join(parts)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _head(el: dom.ElementInfo) -> str:
@@ -71,11 +68,11 @@ def _block(el: dom.ElementInfo) -> str:
 
 
 def _no_match(selector: str, similar: dom.Similar) -> str:
-    searched = [_plural(similar["elements"], "element")]
+    searched = [plural(similar["elements"], "element")]
     if similar["shadowRoots"]:
-        searched.append(_plural(similar["shadowRoots"], "shadow root"))
+        searched.append(plural(similar["shadowRoots"], "shadow root"))
     if similar["frames"]:
-        searched.append(_plural(similar["frames"], "iframe"))
+        searched.append(plural(similar["frames"], "iframe"))
     lines = [f'No element matches "{selector}" (searched {", ".join(searched)}).']
     for label, mark, names in (
         ("Similar ids", "#", similar["ids"]),
@@ -128,7 +125,7 @@ async def inspect_element(args: InspectElementArgs, ctx: ToolContext) -> ToolRes
             "or describe it with the words it shows (its text, label or placeholder)."
         )
     summary = (
-        f"{_plural(found['total'], 'candidate')} for {', '.join(wanted)}; "
+        f"{plural(found['total'], 'candidate')} for {', '.join(wanted)}; "
         f"showing {len(found['candidates'])}, best first. Selectors are unique, ranked by stability (0-100)."
     )
     blocks = []

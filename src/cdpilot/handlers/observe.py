@@ -18,6 +18,7 @@ from cdpilot.browser.network import NetworkRequest, matching, redact_headers, sh
 from cdpilot.browser.output import human_size, write_output
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import StateError
+from cdpilot.handlers.common import plural
 
 SETTLE_S = 2.0  # how long `get` waits for real headers, or for a body, still on their way
 HEADERS_ROOM = 3000  # characters shared by the header values of one request (answer budget)
@@ -81,7 +82,8 @@ def _console_answer(
     held = log.entries(include_previous_pages=True)
     if log.dropped and (args.include_previous_pages or held[0].page_generation == log.generation):
         notes.append(f"{log.dropped} oldest dropped: the log keeps the newest {MAX_ENTRIES}")
-    header += f": {len(entries)} entries" + (f", last {kept} shown; {'; '.join(notes)}" if notes else "")
+    header += f": {plural(len(entries), 'entry', 'entries')}"
+    header += f", last {kept} shown; {'; '.join(notes)}" if notes else ""
     lines = [header]
     origin = _origin(conn.target_url)
     generation: int | None = None

@@ -1,0 +1,72 @@
+"""The current page's out-of-process iframes and workers, whose console and requests reach
+sessions of their own.
+
+With site isolation a cross-site iframe runs in a renderer of its own: it is a target of its
+own, and what it logs or fetches is reported to its session, never to the page's. The same
+holds for the page's dedicated workers. Auto-attach (``Target.setAutoAttach``, flattened)
+gives a session for each as it appears, held before it runs its first script
+(``waitForDebuggerOnStart``) until the collectors are on it, so nothing it does is missed.
+A cross-site frame inside such a frame is attached the same way from that frame's session.
+
+A target must never stay held: however setting it up ends (the frame already gone, a domain
+it lacks), it is told to run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession
+from cdpilot.errors import BrowserConnectionError, CdpCommandError, CdpTimeoutError
+
+AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True}
+SETUP_TIMEOUT_S = 5.0  # a frame's renderer answers in milliseconds unless it is stuck
+GONE_OR_UNSUPPORTED = (CdpCommandError, CdpTimeoutError, BrowserConnectionError)
+
+ChildCollector = Callable[[CdpSession], Awaitable[None]]
+_log = logging.getLogger(__name__)
+
+
+class ChildTargets:
+    """Attaches `collect` to every out-of-process frame and worker of the current page."""
+
+    def __init__(self) -> None:
+        self._unsubscribe: list[Callable[[], None]] = []
+        self._setting_up: set[asyncio.Task[None]] = set()
+
+    async def attach(self, cdp: CdpConnection, page: CdpSession, collect: ChildCollector) -> None:
+        """Start on a page made current (the previous page's children went with its session)."""
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe = []
+        await self._auto_attach(cdp, page, collect)
+
+    async def _auto_attach(self, cdp: CdpConnection, parent: CdpSession, collect: ChildCollector) -> None:
+        def on_attached(event: CdpEvent) -> None:
+            task = asyncio.ensure_future(self._set_up(cdp, event.params, collect))
+            self._setting_up.add(task)
+            task.add_done_callback(self._setting_up.discard)
+
+        self._unsubscribe.append(parent.on("Target.attachedToTarget", on_attached))
+        await parent.send("Target.setAutoAttach", AUTO_ATTACH, timeout_s=SETUP_TIMEOUT_S)
+
+    async def _set_up(self, cdp: CdpConnection, params: dict[str, Any], collect: ChildCollector) -> None:
+        try:
+            child = cdp.session(params["sessionId"])
+        except BrowserConnectionError:
+            return  # detached before we got to it
+        try:
+            steps = [collect(child)]
+            if params["targetInfo"].get("type") == "iframe":
+                steps.append(self._auto_attach(cdp, child, collect))
+            async with asyncio.timeout(SETUP_TIMEOUT_S):
+                await asyncio.gather(*steps)
+        except (*GONE_OR_UNSUPPORTED, TimeoutError) as exc:
+            _log.debug("Child target %s only partly observed: %s", child.target_id, exc)
+        finally:
+            with contextlib.suppress(*GONE_OR_UNSUPPORTED):
+                await child.send("Runtime.runIfWaitingForDebugger", timeout_s=SETUP_TIMEOUT_S)
