@@ -63,11 +63,11 @@ class ModelWriter:
     """
 
     def __init__(self, jobs: int | None = None) -> None:
-        self.jobs = jobs or len(os.sched_getaffinity(0))
+        jobs = jobs or len(os.sched_getaffinity(0))
         self._pool: ProcessPoolExecutor | None = None
-        if self.jobs > 1:
+        if jobs > 1:
             context = multiprocessing.get_context("fork")  # the workers inherit what this process imported
-            self._pool = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_get_ready)
+            self._pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_get_ready)
             self._pool.submit(int)  # with fork, the first task starts every worker
 
     def __enter__(self) -> ModelWriter:
