@@ -22,12 +22,12 @@ from unittest import mock
 
 from bench.scenario import steps
 from bench.stats import median
-from cdpilot.browser.connections import ConnectionManager
-from cdpilot.cdp.connection import CdpConnection
+from cdpilot.browser.session.manager import ConnectionManager
+from cdpilot.cdp.client import CdpConnection
 from cdpilot.cdp.session import CdpSession
 from cdpilot.context import Settings, ToolContext
 from cdpilot.handlers import HANDLERS
-from cdpilot.registry import Registry
+from cdpilot.server.registry import Registry
 from tests.support.chromium import chrome_env
 
 RUNS = 3

@@ -4,7 +4,7 @@ cdpilot runs next to the stock SDK server, interleaved run by run. The mode only
 which pre-serialised manifest is served, so one mode (legacy, as in the scenario) stands
 for both. Each run then makes one trivial call (`chrome_list_connections`) at once, with
 no pause for thought, and times its answer too: cdpilot loads its handler layer after
-answering tools/list (`cdpilot.server.Backend`), and that figure shows what the loading
+answering tools/list (`cdpilot.server.app.Backend`), and that figure shows what the loading
 costs a client that calls without reading the tools first. The other cold start, spawn →
 first `navigate` finished, is read off the scenario's runs (`bench.scenario`).
 """

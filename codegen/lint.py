@@ -21,7 +21,7 @@ from codegen.smart import choose_route, input_schema, merged_properties, omitted
 
 SMART_TOOL_BUDGET = 20
 SMART_PAYLOAD_BUDGET = 10_000  # characters of the smart tools/list result (SPEC §5, token economy)
-# Resolvers the registry knows (src/cdpilot/registry.py DEFAULT_RESOLVERS; a test keeps them equal).
+# Resolvers the registry knows (src/cdpilot/server/registry.py DEFAULT_RESOLVERS; a test keeps them equal).
 KNOWN_RESOLVERS = frozenset({"active_connection"})
 
 _GRANULAR_KEYS = {

@@ -106,7 +106,7 @@ def derived_annotations(catalog: Catalog, tool: SmartTool) -> dict[str, Any]:
 
 
 def choose_route(tool: SmartTool, arguments: dict[str, Any]) -> Route | None:
-    """The rule the registry would pick for ``arguments`` (mirrors src/cdpilot/registry.py)."""
+    """The rule the registry would pick for ``arguments`` (mirrors src/cdpilot/server/registry.py)."""
     for route in tool.routes:
         if route.is_fallback or _matches(tool, route, arguments):
             return route

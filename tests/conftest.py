@@ -6,7 +6,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from cdpilot.browser import BrowserConnection, ConnectionManager, LaunchOptions
+from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
 from tests.support.chromium import chrome_env
 
 

@@ -11,7 +11,7 @@ import mcp_types as types
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from cdpilot.fast_path import FastCalls, Tools
+from cdpilot.server.fast_path import FastCalls, Tools
 
 pytestmark = pytest.mark.anyio
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cdpilot.rate_limit import RateLimit, RateLimitedError, RateLimiter
+from cdpilot.server.rate_limit import RateLimit, RateLimitedError, RateLimiter
 
 
 class Clock:

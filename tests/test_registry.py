@@ -16,7 +16,7 @@ from mcp.shared.exceptions import MCPError
 from cdpilot.context import Mode, Settings, ToolContext, ToolResult
 from cdpilot.errors import BrowserConnectionError, ErrorLog, StateError
 from cdpilot.handlers import HANDLERS
-from cdpilot.registry import DEFAULT_RESOLVERS, Registry, handler_problems
+from cdpilot.server.registry import DEFAULT_RESOLVERS, Registry, handler_problems
 from codegen.lint import KNOWN_RESOLVERS
 
 pytestmark = pytest.mark.anyio

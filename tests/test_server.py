@@ -10,8 +10,8 @@ import pytest
 
 import cdpilot.handlers
 from cdpilot.context import Settings
-from cdpilot.registry import Registry
-from cdpilot.server import Backend
+from cdpilot.server.app import Backend
+from cdpilot.server.registry import Registry
 
 
 class Stops:
@@ -70,8 +70,8 @@ async def test_a_call_on_a_broken_table_gets_no_answer(monkeypatch: pytest.Monke
 def test_the_handler_layer_is_not_imported_until_loaded() -> None:
     """What makes the handshake cheap: the server module imports no handler, registry or browser code."""
     probe = (
-        "import sys, cdpilot.server; "
-        "print(sorted(m for m in sys.modules if m.startswith(('cdpilot.handlers', 'cdpilot.registry', "
+        "import sys, cdpilot.server.app; "
+        "print(sorted(m for m in sys.modules if m.startswith(('cdpilot.handlers', 'cdpilot.server.registry', "
         "'cdpilot.browser', 'cdpilot.cdp', 'cdpilot_generated.models', 'websockets'))))"
     )
     found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)

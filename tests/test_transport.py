@@ -7,7 +7,7 @@ import json
 import pytest
 from mcp.shared.message import SessionMessage
 
-from cdpilot.transport import parse_line, serialize_message
+from cdpilot.server.stdio import parse_line, serialize_message
 
 
 def error_of(line: bytes) -> dict[str, object]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from cdpilot import __version__
 from cdpilot.context import Mode, Settings
-from cdpilot.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
+from cdpilot.server.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
 
 _LEGACY_FLAG = {"true": True, "1": True, "false": False, "0": False, "": False}
 
@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def check_handlers() -> int:
     from cdpilot.handlers import HANDLERS
-    from cdpilot.registry import handler_problems
+    from cdpilot.server.registry import handler_problems
 
     problems = handler_problems(HANDLERS)
     for problem in problems:
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from cdpilot_generated import manifests
 
-    from cdpilot.server import serve
+    from cdpilot.server.app import serve
 
     count = manifests.SMART_TOOL_COUNT if mode == "smart" else manifests.LEGACY_TOOL_COUNT
     print(f"cdpilot {__version__}: mode={mode} ({source}), {count} tools", file=sys.stderr)

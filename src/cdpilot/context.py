@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from cdpilot.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
+from cdpilot.server.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
 
 if TYPE_CHECKING:
-    from cdpilot.browser.connections import ConnectionManager
+    from cdpilot.browser.session.manager import ConnectionManager
 
 Mode = Literal["smart", "legacy"]
 

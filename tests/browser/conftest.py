@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from cdpilot.browser import ConnectionManager
+from cdpilot.browser.session.manager import ConnectionManager
 from tests.support.chromium import StandaloneChromium, chrome_env, standalone_chromium
 from tests.support.pages import PageSpec, serve_pages
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cdpilot.browser import BrowserConnection
+from cdpilot.browser.session.browser_connection import BrowserConnection
 
 
 async def run(conn: BrowserConnection, expression: str) -> Any:

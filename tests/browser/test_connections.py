@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from cdpilot.browser import ConnectionManager, ConnectOptions, LaunchOptions
+from cdpilot.browser.session.manager import ConnectionManager, ConnectOptions, LaunchOptions
 from cdpilot.errors import ArgumentError, BrowserConnectionError
 from tests.support.chromium import StandaloneChromium, leftovers_of, processes_with, wait_gone
 

@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from cdpilot.browser import BrowserConnection, navigate
-from cdpilot.browser.console import ConsoleLog, render_args
+from cdpilot.browser.observe.console import ConsoleLog, render_args
+from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.remote_values import render_remote
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from tests.browser.helpers import run
 from tests.support.pages import serve_pages
 from tests.support.site import SITE

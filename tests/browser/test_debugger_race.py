@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from cdpilot.browser import BrowserConnection
-from cdpilot.browser.debugger import ExecutionPausedError
+from cdpilot.browser.debugger.page_debugger import ExecutionPausedError
+from cdpilot.browser.session.browser_connection import BrowserConnection
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 

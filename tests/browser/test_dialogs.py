@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from cdpilot.browser import BrowserConnection
-from cdpilot.browser.dialogs import DialogInfo, DialogOpenError, DialogWatcher
+from cdpilot.browser.page.dialogs import DialogInfo, DialogOpenError, DialogWatcher
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import StateError
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]

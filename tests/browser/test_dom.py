@@ -6,8 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from cdpilot.browser import BrowserConnection, navigate
-from cdpilot.browser.dom import resolve_element, wait_for
+from cdpilot.browser.dom.query import resolve_element, wait_for
+from cdpilot.browser.page.loading import navigate
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import ArgumentError, StateError
 from tests.support.pages import serve_pages
 from tests.support.site import SITE, html

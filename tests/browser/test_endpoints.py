@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cdpilot.browser.endpoints import check_host_and_port, check_websocket_url, is_loopback
+from cdpilot.browser.session.endpoints import check_host_and_port, check_websocket_url, is_loopback
 from cdpilot.errors import ArgumentError
 
 

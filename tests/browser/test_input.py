@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cdpilot.browser.keys import key_events, parse_key
+from cdpilot.browser.dom.keys import key_events, parse_key
 from cdpilot.errors import ArgumentError
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from cdpilot.browser import ConnectionManager, LaunchOptions, navigate
+from cdpilot.browser.page.loading import navigate
+from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
 from cdpilot.errors import ArgumentError, BrowserConnectionError
 from tests.support import readable
 from tests.support.chromium import (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cdpilot.browser.launcher import args_from_env, browser_args, find_browser
+from cdpilot.browser.session.launcher import args_from_env, browser_args, find_browser
 from cdpilot.errors import BrowserConnectionError
 
 

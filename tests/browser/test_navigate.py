@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cdpilot.browser import BrowserConnection, navigate
+from cdpilot.browser.page.loading import navigate
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import ArgumentError, CdpTimeoutError, ExecutionError
 from tests.support.pages import HANG_PATH
 

@@ -7,8 +7,16 @@ from typing import Any, cast
 
 import pytest
 
-from cdpilot.browser import BrowserConnection, navigate
-from cdpilot.browser.network import NetworkLog, NetworkRequest, matching, redact_headers, shorten_middle, url_matcher
+from cdpilot.browser.observe.network import (
+    NetworkLog,
+    NetworkRequest,
+    matching,
+    redact_headers,
+    shorten_middle,
+    url_matcher,
+)
+from cdpilot.browser.page.loading import navigate
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpSession
 from cdpilot.errors import StateError
 from tests.browser.helpers import run

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cdpilot.browser.output import _process_temp_dir, human_size, output_root, resolve_output_path, write_output
 from cdpilot.errors import ArgumentError
+from cdpilot.output_files import _process_temp_dir, human_size, output_root, resolve_output_path, write_output
 
 ESCAPES = [
     "../x",

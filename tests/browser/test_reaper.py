@@ -12,7 +12,7 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
-from cdpilot.browser.launcher import _start_reaper
+from cdpilot.browser.session.launcher import _start_reaper
 
 # A "browser" whose helper outlives it, as Chromium's network service does when the browser is
 # SIGKILLed: it keeps writing its cache index into the profile until it is killed itself.

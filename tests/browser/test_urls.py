@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cdpilot.browser.urls import normalize_url
+from cdpilot.browser.page.urls import normalize_url
 from cdpilot.errors import ArgumentError
 
 

@@ -16,10 +16,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from cdpilot.browser import BrowserConnection, navigate
-from cdpilot.browser.capture import screenshot, set_viewport
-from cdpilot.browser.evaluate import evaluate
-from cdpilot.browser.input import click, fill
+from cdpilot.browser.dom.actions import click, fill
+from cdpilot.browser.page.capture import screenshot, set_viewport
+from cdpilot.browser.page.evaluation import evaluate
+from cdpilot.browser.page.loading import navigate
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from codegen.site import server_payloads
 from tests.support.pages import PageSpec
 

@@ -1,6 +1,6 @@
 """Clean exit: a launched browser dies with the server, whatever way the server ends, and
 its temp profile goes too, even when the server is SIGKILLed and cleans up nothing itself
-(the launcher's reaper does it then; see cdpilot.browser.launcher)."""
+(the launcher's reaper does it then; see cdpilot.browser.session.launcher)."""
 
 from __future__ import annotations
 

@@ -56,12 +56,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
-from cdpilot.browser.connections import ConnectionManager
-from cdpilot.browser.endpoints import is_loopback
+from cdpilot.browser.session.endpoints import is_loopback
+from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.context import Mode, Settings, ToolContext
 from cdpilot.errors import ErrorLog
 from cdpilot.handlers import HANDLERS
-from cdpilot.registry import Registry
+from cdpilot.server.registry import Registry
 from tests.reliability.conftest import Report, scaled
 from tests.support.chromium import TEST_CHROME_ARGS
 

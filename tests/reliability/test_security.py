@@ -36,14 +36,14 @@ from typing import Any
 
 import pytest
 
-from cdpilot.browser.connections import ConnectionManager
-from cdpilot.browser.network import redact_headers
-from cdpilot.browser.output import write_output
-from cdpilot.browser.urls import normalize_url
+from cdpilot.browser.observe.network import redact_headers
+from cdpilot.browser.page.urls import normalize_url
+from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.context import Settings, ToolContext
 from cdpilot.errors import ArgumentError, ErrorLog
 from cdpilot.handlers import HANDLERS
-from cdpilot.registry import Registry
+from cdpilot.output_files import write_output
+from cdpilot.server.registry import Registry
 from tests.e2e.harness import RawServer
 from tests.reliability.conftest import Report
 from tests.support.chromium import cmdline_of, listening_socket_inodes, socket_inodes_of

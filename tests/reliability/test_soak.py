@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from cdpilot.browser import ConnectionManager
+from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.context import Settings, ToolContext
 from cdpilot.errors import ErrorLog
 from cdpilot.handlers import HANDLERS
-from cdpilot.registry import Registry
+from cdpilot.server.registry import Registry
 from tests.reliability.conftest import Report, scaled
 from tests.support.chromium import chrome_env
 from tests.support.pages import serve_pages

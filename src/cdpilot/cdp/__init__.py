@@ -5,7 +5,7 @@ Knows nothing of tools or MCP (ARCHITECTURE §1). The browser layer opens a tran
 in a `CdpConnection`, and talks to `CdpSession` objects.
 """
 
-from cdpilot.cdp.connection import CdpConnection
+from cdpilot.cdp.client import CdpConnection
 from cdpilot.cdp.events import CdpEvent, EventStream
 from cdpilot.cdp.pipe import PipeTransport
 from cdpilot.cdp.session import DEFAULT_COMMAND_TIMEOUT_S, CdpSession

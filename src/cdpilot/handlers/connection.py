@@ -10,7 +10,7 @@ from cdpilot_generated.models import (
     ChromeSwitchConnectionArgs,
 )
 
-from cdpilot.browser.connections import ConnectionInfo, ConnectOptions, LaunchOptions
+from cdpilot.browser.session.manager import ConnectionInfo, ConnectOptions, LaunchOptions
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import ArgumentError, FieldProblem
 

@@ -24,10 +24,10 @@ from cdpilot_generated.models import (
     DebuggerStepOverArgs,
 )
 
-from cdpilot.browser.connection import BrowserConnection
-from cdpilot.browser.debugger import Breakpoint, RunOutcome, StepKind
-from cdpilot.browser.debugger_report import call_stack_lines, console_lines, pause_lines
-from cdpilot.browser.effects import shorten
+from cdpilot.answers.debugging import call_stack_lines, console_lines, pause_lines
+from cdpilot.browser.debugger.page_debugger import Breakpoint, RunOutcome, StepKind
+from cdpilot.browser.dom.watch import shorten
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import spelled, wants_context
 

@@ -1,6 +1,6 @@
 """DOM tools: query elements by selector, suggest selectors from a description, wait for things.
 
-The page-side work is in `cdpilot.browser.dom`; these functions turn its findings into
+The page-side work is in `cdpilot.browser.dom.query`; these functions turn its findings into
 compact text. Blocks past the answer budget are shortened to one line rather than the
 whole answer being refused.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from cdpilot_generated.models import InspectElementArgs, QueryElementsArgs, WaitForArgs
 
-from cdpilot.browser import dom
+from cdpilot.browser.dom import query
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import plural
 
@@ -33,7 +33,7 @@ def _fit(summary: str, blocks: list[tuple[str, str]], ctx: ToolContext, advice: 
     return "\n".join(parts)
 
 
-def _head(el: dom.ElementInfo) -> str:
+def _head(el: query.ElementInfo) -> str:
     """`[3] button#go.btn.primary "Go" visible, disabled` — who it is, in one line."""
     classes = "".join(f".{c}" for c in el["classes"][:4]) + ("…" if len(el["classes"]) > 4 else "")
     line = f"[{el['index']}] {el['tag']}{'#' + el['id'] if el['id'] else ''}{classes}"
@@ -49,13 +49,13 @@ def _head(el: dom.ElementInfo) -> str:
     return f"{line} {', '.join(flags)}"
 
 
-def _interactive(item: dom.Interactive) -> str:
+def _interactive(item: query.Interactive) -> str:
     if item["kind"]:
         return f"{item['selector']} ({item['kind']})"
     return f'{item["selector"]} "{item["text"]}"' if item["text"] else item["selector"]
 
 
-def _block(el: dom.ElementInfo) -> str:
+def _block(el: query.ElementInfo) -> str:
     lines = [_head(el), f"  {el['open']}"]
     if el["children"]:
         children = "1 child" if el["children"] == 1 else f"{el['children']} children"
@@ -67,7 +67,7 @@ def _block(el: dom.ElementInfo) -> str:
     return "\n".join(lines)
 
 
-def _no_match(selector: str, similar: dom.Similar) -> str:
+def _no_match(selector: str, similar: query.Similar) -> str:
     searched = [plural(similar["elements"], "element")]
     if similar["shadowRoots"]:
         searched.append(plural(similar["shadowRoots"], "shadow root"))
@@ -90,7 +90,7 @@ def _no_match(selector: str, similar: dom.Similar) -> str:
 
 async def query_elements(args: QueryElementsArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
-    found = await dom.query_elements(
+    found = await query.query_elements(
         conn, args.selector, limit=args.limit, text_contains=args.text_contains, include_hidden=args.include_hidden
     )
     if found["similar"] is not None:
@@ -112,7 +112,7 @@ async def query_elements(args: QueryElementsArgs, ctx: ToolContext) -> ToolResul
 
 async def inspect_element(args: InspectElementArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
-    found = await dom.inspect_element(
+    found = await query.inspect_element(
         conn, description=args.description, text=args.text, attributes=args.attributes, limit=args.limit
     )
     wanted = [f'"{args.description}"'] if args.description else []
@@ -142,7 +142,9 @@ async def inspect_element(args: InspectElementArgs, ctx: ToolContext) -> ToolRes
 async def wait_for(args: WaitForArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
     texts = [t.root for t in args.texts] if args.texts is not None else None
-    result = await dom.wait_for(conn, selector=args.selector, state=args.state, texts=texts, timeout_ms=args.timeout_ms)
+    result = await query.wait_for(
+        conn, selector=args.selector, state=args.state, texts=texts, timeout_ms=args.timeout_ms
+    )
     where = f" (in {result.where})" if result.where else ""
     if args.texts is not None:
         return ToolResult(f'Text "{result.found}" appeared after {result.elapsed_ms} ms{where}.')

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from cdpilot_generated.models import EvaluateJsArgs
 
-from cdpilot.browser.debugger import ExecutionPausedError
-from cdpilot.browser.debugger_report import pause_lines
-from cdpilot.browser.evaluate import evaluate
+from cdpilot.answers.debugging import pause_lines
+from cdpilot.browser.debugger.page_debugger import ExecutionPausedError
+from cdpilot.browser.page.evaluation import evaluate
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import spelled, wants_context
 

@@ -15,11 +15,11 @@ from cdpilot_generated.models import (
     SelectOptionArgs,
 )
 
-from cdpilot.browser import input as browser_input
-from cdpilot.browser.connection import BrowserConnection
-from cdpilot.browser.debugger_report import pause_lines
-from cdpilot.browser.effects import context_lines, shorten
-from cdpilot.browser.input import ActionReport
+from cdpilot.answers.debugging import pause_lines
+from cdpilot.browser.dom import actions
+from cdpilot.browser.dom.actions import ActionReport
+from cdpilot.browser.dom.watch import context_lines, shorten
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import spelled, wants_context
 
@@ -28,7 +28,7 @@ CLICK_VERBS = {1: "Clicked", 2: "Double-clicked", 3: "Triple-clicked"}
 
 async def click_element(args: ClickElementArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
-    report = await browser_input.click(
+    report = await actions.click(
         conn, args.selector, args.index, button=args.button, click_count=args.click_count, timeout_ms=args.timeout_ms
     )
     button = "" if args.button == "left" else f" with the {args.button} button"
@@ -38,7 +38,7 @@ async def click_element(args: ClickElementArgs, ctx: ToolContext) -> ToolResult:
 
 async def fill_element(args: FillElementArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
-    report = await browser_input.fill(
+    report = await actions.fill(
         conn, args.selector, args.index, args.text, clear=args.clear, submit=args.submit, timeout_ms=args.timeout_ms
     )
     typed = f"{len(args.text)} characters" if report.masked else f'"{shorten(args.text, 80)}"'
@@ -50,7 +50,7 @@ async def fill_element(args: FillElementArgs, ctx: ToolContext) -> ToolResult:
 
 async def handle_dialog(args: HandleDialogArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
-    dialog, effects = await browser_input.answer_dialog(conn, args.accept, args.prompt_text)
+    dialog, effects = await actions.answer_dialog(conn, args.accept, args.prompt_text)
     verb = "Accepted" if args.accept else "Dismissed"
     first = f'{verb} the {dialog.type} dialog "{dialog.preview}"'
     if args.accept and args.prompt_text is not None and dialog.type == "prompt":
@@ -60,20 +60,20 @@ async def handle_dialog(args: HandleDialogArgs, ctx: ToolContext) -> ToolResult:
 
 async def hover_element(args: HoverElementArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
-    report = await browser_input.hover(conn, args.selector, args.index, timeout_ms=args.timeout_ms)
+    report = await actions.hover(conn, args.selector, args.index, timeout_ms=args.timeout_ms)
     return await _answer(ctx, conn, f"Hovered {_target(report)}.", report, args.include_context)
 
 
 async def press_key(args: PressKeyArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
-    keypress, report = await browser_input.press(conn, args.key, args.selector, args.index)
+    keypress, report = await actions.press(conn, args.key, args.selector, args.index)
     where = f" in {_target(report)}" if report.element is not None else ""
     return await _answer(ctx, conn, f"Pressed {keypress.label}{where}.", report, args.include_context)
 
 
 async def select_option(args: SelectOptionArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
-    report = await browser_input.select(
+    report = await actions.select(
         conn, args.selector, args.index, value=args.value, label=args.label, timeout_ms=args.timeout_ms
     )
     chosen = report.detail or "the option"

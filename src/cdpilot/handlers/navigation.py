@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from cdpilot_generated.models import GoBackArgs, GoForwardArgs, NavigateArgs, ReloadArgs
 
-from cdpilot.browser import page
-from cdpilot.browser.connection import BrowserConnection
-from cdpilot.browser.debugger_report import pause_lines
-from cdpilot.browser.page import NavigationResult
+from cdpilot.answers.debugging import pause_lines
+from cdpilot.browser.page import loading
+from cdpilot.browser.page.loading import NavigationResult
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import spelled
 
@@ -26,7 +26,7 @@ async def describe(ctx: ToolContext, conn: BrowserConnection, verb: str, result:
 
 async def navigate(args: NavigateArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
-    result = await page.navigate(
+    result = await loading.navigate(
         conn,
         args.url,
         wait_until=args.wait_until,
@@ -38,19 +38,19 @@ async def navigate(args: NavigateArgs, ctx: ToolContext) -> ToolResult:
 
 async def go_back(args: GoBackArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
-    result = await page.go_in_history(conn, -1, wait_until=args.wait_until, timeout_ms=args.timeout_ms)
+    result = await loading.go_in_history(conn, -1, wait_until=args.wait_until, timeout_ms=args.timeout_ms)
     return await describe(ctx, conn, "Went back to", result)
 
 
 async def go_forward(args: GoForwardArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
-    result = await page.go_in_history(conn, 1, wait_until=args.wait_until, timeout_ms=args.timeout_ms)
+    result = await loading.go_in_history(conn, 1, wait_until=args.wait_until, timeout_ms=args.timeout_ms)
     return await describe(ctx, conn, "Went forward to", result)
 
 
 async def reload(args: ReloadArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
-    result = await page.reload(
+    result = await loading.reload(
         conn, ignore_cache=args.ignore_cache, wait_until=args.wait_until, timeout_ms=args.timeout_ms
     )
     return await describe(ctx, conn, "Reloaded", result)

@@ -12,13 +12,13 @@ from urllib.parse import urlsplit
 
 from cdpilot_generated.models import GetConsoleLogsArgs, GetNetworkRequestArgs, ListNetworkRequestsArgs
 
-from cdpilot.browser.connection import BrowserConnection
-from cdpilot.browser.console import MAX_ENTRIES, ConsoleEntry
-from cdpilot.browser.network import NetworkRequest, matching, redact_headers, shorten_middle
-from cdpilot.browser.output import human_size, write_output
+from cdpilot.browser.observe.console import MAX_ENTRIES, ConsoleEntry
+from cdpilot.browser.observe.network import NetworkRequest, matching, redact_headers, shorten_middle
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import StateError
 from cdpilot.handlers.common import plural
+from cdpilot.output_files import human_size, write_output
 
 SETTLE_S = 2.0  # how long `get` waits for real headers, or for a body, still on their way
 HEADERS_ROOM = 3000  # characters shared by the header values of one request (answer budget)

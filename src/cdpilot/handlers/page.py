@@ -13,10 +13,10 @@ from pathlib import PurePosixPath
 
 from cdpilot_generated.models import BrowserEmulateMediaArgs, BrowserScreenshotArgs, BrowserSetViewportArgs
 
-from cdpilot.browser import capture
-from cdpilot.browser.output import human_size, write_output
+from cdpilot.browser.page import capture
 from cdpilot.context import Image, ToolContext, ToolResult
 from cdpilot.errors import ArgumentError, FieldProblem
+from cdpilot.output_files import human_size, write_output
 
 FORMAT_OF_SUFFIX: dict[str, capture.ImageFormat] = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from cdpilot_generated.models import CloseTargetArgs, ListTargetsArgs, NewTargetArgs, SwitchTargetArgs
 
-from cdpilot.browser import page, targets
-from cdpilot.browser.targets import TargetEntry
-from cdpilot.browser.urls import normalize_url
+from cdpilot.browser.page import loading, tabs
+from cdpilot.browser.page.tabs import TargetEntry
+from cdpilot.browser.page.urls import normalize_url
 from cdpilot.context import ToolContext, ToolResult
 
 MAX_LISTED = 30
@@ -21,7 +21,7 @@ def line(entry: TargetEntry) -> str:
 
 
 async def list_targets(args: ListTargetsArgs, ctx: ToolContext) -> ToolResult:
-    entries = await targets.list_targets(ctx.connections.get(args.connection_id))
+    entries = await tabs.list_targets(ctx.connections.get(args.connection_id))
     pages = sum(1 for e in entries if e.index is not None)
     head = f"{pages} page(s), {len(entries) - pages} other target(s); * = current page."
     shown = [line(e) for e in entries[:MAX_LISTED]]
@@ -32,7 +32,7 @@ async def list_targets(args: ListTargetsArgs, ctx: ToolContext) -> ToolResult:
 
 async def switch_target(args: SwitchTargetArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
-    chosen, others = await targets.switch_target(conn, index=args.index, title=args.title, url=args.url)
+    chosen, others = await tabs.switch_target(conn, index=args.index, title=args.title, url=args.url)
     extra = f" ({others} more page(s) matched; the first was chosen)" if others else ""
     return ToolResult(f"Current page is now{extra}:\n{line(chosen).lstrip()}")
 
@@ -41,15 +41,15 @@ async def new_target(args: NewTargetArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
     if args.url is not None:  # refuse a bad URL before a tab exists, not after
         normalize_url(args.url, allow_file_urls=ctx.settings.allow_file_urls)
-    entry = await targets.new_target(conn)
+    entry = await tabs.new_target(conn)
     text = f"Opened a new tab [{entry.index}], now the current page."
     if args.url is not None:
-        result = await page.navigate(conn, args.url, allow_file_urls=ctx.settings.allow_file_urls)
+        result = await loading.navigate(conn, args.url, allow_file_urls=ctx.settings.allow_file_urls)
         status = f"HTTP {result.status}" if result.status is not None else "no HTTP status"
         text += f"\nLoaded {result.url} ({status}). Title: {result.title or '(none)'}"
     return ToolResult(text)
 
 
 async def close_target(args: CloseTargetArgs, ctx: ToolContext) -> ToolResult:
-    closed, current = await targets.close_target(ctx.connections.get(args.connection_id), args.index)
+    closed, current = await tabs.close_target(ctx.connections.get(args.connection_id), args.index)
     return ToolResult(f"Closed [{closed.index}] {closed.title or closed.url}.\nCurrent page: {line(current).lstrip()}")

@@ -42,7 +42,7 @@ class Tools:
     list_json: str
     listed: Callable[[], None]
     """Called once a tools/list reply is written: the client now reads the tools, a moment the
-    server can use (`cdpilot.server.Backend` loads the handler layer then)."""
+    server can use (`cdpilot.server.app.Backend` loads the handler layer then)."""
 
 
 class FastCalls:

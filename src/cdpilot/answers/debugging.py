@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from cdpilot.browser.connection import BrowserConnection
-from cdpilot.browser.console import ConsoleEntry
-from cdpilot.browser.debugger import Location, PageDebugger, Pause
-from cdpilot.browser.effects import shorten
+from cdpilot.browser.debugger.page_debugger import Location, PageDebugger, Pause
+from cdpilot.browser.dom.watch import shorten
+from cdpilot.browser.observe.console import ConsoleEntry
+from cdpilot.browser.session.browser_connection import BrowserConnection
 
 BUNDLE_FRAMES = 5
 BUNDLE_LOCALS = 10

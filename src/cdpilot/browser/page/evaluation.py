@@ -11,7 +11,7 @@ import asyncio
 import json
 from typing import Any
 
-from cdpilot.browser.connection import BrowserConnection
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import CdpTimeoutError, ExecutionError
 
 

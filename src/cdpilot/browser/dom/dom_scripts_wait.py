@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cdpilot.browser.dom_scripts import BASICS
+from cdpilot.browser.dom.dom_scripts import BASICS
 
 _WAIT = r"""
 function selectorState(matches, state) {

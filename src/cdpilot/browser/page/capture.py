@@ -13,8 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from cdpilot.browser.connection import BrowserConnection
 from cdpilot.browser.own_scripts import own_expression
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import ArgumentError, ExecutionError, FieldProblem, StateError
 
 ImageFormat = Literal["jpeg", "png", "webp"]

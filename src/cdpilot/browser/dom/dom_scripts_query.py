@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cdpilot.browser.dom_scripts import BASICS, SELECTORS
+from cdpilot.browser.dom.dom_scripts import BASICS, SELECTORS
 
 _QUERY = r"""
 function structure(el) {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cdpilot.browser.dom_scripts import BASICS, SELECTORS
+from cdpilot.browser.dom.dom_scripts import BASICS, SELECTORS
 
 _INSPECT = r"""
 const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'for', 'to', 'in', 'on', 'at', 'with', 'and', 'or', 'that', 'this',

@@ -18,12 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from cdpilot.browser.connection import BrowserConnection
-from cdpilot.browser.dialogs import DialogInfo
-from cdpilot.browser.dom import ElementHandle, resolve_element
-from cdpilot.browser.effects import Effects, perform, shorten
-from cdpilot.browser.evaluate import exception_text
-from cdpilot.browser.input_scripts import (
+from cdpilot.browser.dom.input_scripts import (
     ACTIONABLE,
     CHOOSE_OPTION,
     COMMIT_CHANGE,
@@ -33,8 +28,13 @@ from cdpilot.browser.input_scripts import (
     PREPARE_FILL,
     SET_VALUE,
 )
-from cdpilot.browser.keys import KeyPress, key_events, parse_key
+from cdpilot.browser.dom.keys import KeyPress, key_events, parse_key
+from cdpilot.browser.dom.query import ElementHandle, resolve_element
+from cdpilot.browser.dom.watch import Effects, perform, shorten
 from cdpilot.browser.own_scripts import own_function
+from cdpilot.browser.page.dialogs import DialogInfo
+from cdpilot.browser.page.evaluation import exception_text
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import ArgumentError, CdpCommandError, CdpTimeoutError, ExecutionError, FieldProblem, StateError
 
 BUTTON_BITS = {"left": 1, "right": 2, "middle": 4}

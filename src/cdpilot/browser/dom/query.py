@@ -17,13 +17,13 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict, cast
 
-from cdpilot.browser.connection import BrowserConnection
-from cdpilot.browser.dom_scripts import script
-from cdpilot.browser.dom_scripts_inspect import INSPECT_LIBRARY
-from cdpilot.browser.dom_scripts_query import QUERY_LIBRARY
-from cdpilot.browser.dom_scripts_wait import WAIT_LIBRARY
-from cdpilot.browser.evaluate import exception_text
+from cdpilot.browser.dom.dom_scripts import script
+from cdpilot.browser.dom.dom_scripts_inspect import INSPECT_LIBRARY
+from cdpilot.browser.dom.dom_scripts_query import QUERY_LIBRARY
+from cdpilot.browser.dom.dom_scripts_wait import WAIT_LIBRARY
 from cdpilot.browser.own_scripts import own_expression
+from cdpilot.browser.page.evaluation import exception_text
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import ArgumentError, CdpCommandError, CdpTimeoutError, ExecutionError, FieldProblem, StateError
 

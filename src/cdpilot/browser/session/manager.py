@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from cdpilot.browser.connection import BrowserConnection
-from cdpilot.browser.endpoints import check_host_and_port, check_websocket_url
-from cdpilot.browser.launcher import LaunchedBrowser, LaunchPlan, args_from_env, browser_args, find_browser
-from cdpilot.browser.urls import normalize_url
+from cdpilot.browser.page.urls import normalize_url
+from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.session.endpoints import check_host_and_port, check_websocket_url
+from cdpilot.browser.session.launcher import LaunchedBrowser, LaunchPlan, args_from_env, browser_args, find_browser
 from cdpilot.cdp import CdpConnection, Transport, WebSocketTransport, discover_websocket_url
 from cdpilot.errors import BrowserConnectionError, CdpTimeoutError
 

@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from cdpilot.browser.connection import BrowserConnection
-from cdpilot.browser.debugger import ExecutionPausedError, Pause
-from cdpilot.browser.urls import normalize_url
+from cdpilot.browser.debugger.page_debugger import ExecutionPausedError, Pause
+from cdpilot.browser.page.urls import normalize_url
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpSession, EventStream
 from cdpilot.errors import ArgumentError, CdpTimeoutError, ExecutionError, FieldProblem, StateError
 

@@ -39,7 +39,7 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
-from cdpilot.fast_path import FastCalls, Tools
+from cdpilot.server.fast_path import FastCalls, Tools
 
 MAX_LINE_BYTES = 32 * 1024 * 1024
 
@@ -239,7 +239,7 @@ async def stdio_transport(
     tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
 ]:
     """Claim stdin/stdout and yield the (read, write) streams `Server.run` expects; with
-    `tools`, tools/list and tools/call are served on the fast path (`cdpilot.fast_path`)."""
+    `tools`, tools/list and tools/call are served on the fast path (`cdpilot.server.fast_path`)."""
     wire = _Wire()
     writer = _Writer(wire.write_fd)
     reader = _Reader(wire.read_fd)

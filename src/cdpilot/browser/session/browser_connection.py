@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Literal
 
-from cdpilot.browser.features import PageFeatures
-from cdpilot.browser.launcher import LaunchedBrowser
+from cdpilot.browser.session.features import PageFeatures
+from cdpilot.browser.session.launcher import LaunchedBrowser
 from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession
 
 ConnectionKind = Literal["launched", "connected"]

@@ -24,11 +24,11 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from cdpilot.browser.child_targets import ChildTargets
-from cdpilot.browser.console import ConsoleLog
-from cdpilot.browser.debugger import PageDebugger
-from cdpilot.browser.dialogs import DialogOpenError, DialogWatcher
-from cdpilot.browser.network import NetworkLog
+from cdpilot.browser.debugger.page_debugger import PageDebugger
+from cdpilot.browser.observe.child_targets import ChildTargets
+from cdpilot.browser.observe.console import ConsoleLog
+from cdpilot.browser.observe.network import NetworkLog
+from cdpilot.browser.page.dialogs import DialogOpenError, DialogWatcher
 from cdpilot.cdp import CdpConnection, CdpSession
 from cdpilot.errors import StateError
 

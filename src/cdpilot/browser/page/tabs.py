@@ -12,7 +12,7 @@ import contextlib
 import fnmatch
 from dataclasses import dataclass
 
-from cdpilot.browser.connection import BrowserConnection
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import ArgumentError, FieldProblem, StateError
 
 CLOSE_WAIT_S = 5.0

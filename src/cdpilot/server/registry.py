@@ -23,7 +23,7 @@ from pydantic import BaseModel, ValidationError
 
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import ArgumentError, ErrorLog, FieldProblem, classify, render_tool_references
-from cdpilot.rate_limit import RateLimiter
+from cdpilot.server.rate_limit import RateLimiter
 
 Handler = Callable[[Any, ToolContext], typing.Awaitable[ToolResult]]
 

@@ -23,12 +23,12 @@ from mcp.server.lowlevel import Server
 
 from cdpilot import __version__
 from cdpilot.context import Mode, Settings, ToolContext
-from cdpilot.fast_path import Tools
-from cdpilot.transport import stdio_transport
+from cdpilot.server.fast_path import Tools
+from cdpilot.server.stdio import stdio_transport
 
 if TYPE_CHECKING:
-    from cdpilot.browser.connections import ConnectionManager
-    from cdpilot.registry import Registry
+    from cdpilot.browser.session.manager import ConnectionManager
+    from cdpilot.server.registry import Registry
 
 MANIFEST_JSON = {"smart": manifests.SMART_TOOLS_JSON, "legacy": manifests.LEGACY_TOOLS_JSON}
 CLEANUP_SECONDS = 10.0
@@ -66,9 +66,9 @@ class Backend:
         return self._registry
 
     def _load(self) -> Registry | None:
-        from cdpilot.browser.connections import ConnectionManager
+        from cdpilot.browser.session.manager import ConnectionManager
         from cdpilot.handlers import HANDLERS
-        from cdpilot.registry import Registry, handler_problems
+        from cdpilot.server.registry import Registry, handler_problems
 
         self.problems = handler_problems(HANDLERS)
         if self.problems:
