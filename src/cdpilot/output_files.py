@@ -114,12 +114,3 @@ def write_output(configured: Path | None, user_path: str, data: bytes, *, field:
     with os.fdopen(fd, "wb") as file:
         file.write(data)
     return target
-
-
-def human_size(size: int) -> str:
-    """Bytes as a person reads them: 512 B, 34 KB, 2.1 MB."""
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{round(size / 1024)} KB"
-    return f"{size / (1024 * 1024):.1f} MB"

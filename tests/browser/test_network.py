@@ -12,7 +12,6 @@ from cdpilot.browser.observe.network import (
     NetworkRequest,
     matching,
     redact_headers,
-    shorten_middle,
     url_matcher,
 )
 from cdpilot.browser.page.loading import navigate
@@ -177,10 +176,3 @@ def test_secret_headers_are_redacted_by_name() -> None:
         ("X-My-Session-Id", "[redacted, 2 chars]"),
         ("X-Password-Hint", "[redacted, 2 chars]"),
     ]
-
-
-def test_long_text_is_cut_in_the_middle() -> None:
-    url = "http://example.test/" + "a" * 100 + "/file.js"
-    short = shorten_middle(url, 40)
-    assert len(short) == 40 and short.startswith("http://example.test/") and short.endswith("file.js")
-    assert shorten_middle("short", 40) == "short"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cdpilot.errors import ArgumentError
-from cdpilot.output_files import _process_temp_dir, human_size, output_root, resolve_output_path, write_output
+from cdpilot.output_files import _process_temp_dir, output_root, resolve_output_path, write_output
 
 ESCAPES = [
     "../x",
@@ -107,16 +107,6 @@ def test_directories_and_files_in_the_way_are_refused(root: Path) -> None:
 def test_an_existing_file_is_replaced(root: Path) -> None:
     write_output(root, "a.txt", b"first version", field="path")
     assert write_output(root, "a.txt", b"two", field="path").read_bytes() == b"two"
-
-
-def test_sizes_read_like_a_person_writes_them() -> None:
-    assert [human_size(n) for n in (0, 1023, 1024, 35_000, 3 * 1024 * 1024)] == [
-        "0 B",
-        "1023 B",
-        "1 KB",
-        "34 KB",
-        "3.0 MB",
-    ]
 
 
 def test_a_refused_path_creates_not_even_the_default_directory() -> None:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from cdpilot.browser.debugger.page_debugger import Location, PageDebugger, Pause
-from cdpilot.browser.dom.watch import shorten
 from cdpilot.browser.observe.console import ConsoleEntry
 from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.text import clip, one_line
 
 BUNDLE_FRAMES = 5
 BUNDLE_LOCALS = 10
@@ -34,7 +34,7 @@ async def pause_lines(conn: BrowserConnection, pause: Pause, *, full: bool, cons
     where = debugger.location(top)
     first = f"Paused ({pause.reason}) at {where.label}"
     if pause.exception:
-        first += f": {shorten(pause.exception, 160)}"
+        first += f": {clip(one_line(pause.exception), 160)}"
     lines = [first]
     source = await debugger.source_line(where)
     if source:
@@ -57,7 +57,9 @@ async def pause_lines(conn: BrowserConnection, pause: Pause, *, full: bool, cons
 def console_lines(entries: list[ConsoleEntry]) -> list[str]:
     if not entries:
         return []
-    shown = [f"  [{e.level}] {shorten(e.text, 120)}" + (f" ({e.count} times)" if e.count > 1 else "") for e in entries]
+    shown = [
+        f"  [{e.level}] {clip(one_line(e.text), 120)}" + (f" ({e.count} times)" if e.count > 1 else "") for e in entries
+    ]
     lines = ["Console since the last action:", *shown[:BUNDLE_CONSOLE]]
     if len(entries) > BUNDLE_CONSOLE:
         lines.append(f"  …{len(entries) - BUNDLE_CONSOLE} more: {{tool:get_console_logs}}")
@@ -88,7 +90,7 @@ async def call_stack_lines(conn: BrowserConnection, pause: Pause, *, max_frames:
         lines.append(frame_label(debugger, index, frame))
         source = await debugger.source_line(where)
         if source:
-            lines.append(f"  {where.line} | {shorten(source, 100)}")
+            lines.append(f"  {where.line} | {clip(one_line(source), 100)}")
         for scope in frame.get("scopeChain", []):
             lines.append(await _scope_line(debugger, scope, max_variables))
     if len(frames) > max_frames:
@@ -111,4 +113,4 @@ async def _scope_line(debugger: PageDebugger, scope: dict[str, Any], max_variabl
 def _short(where: Location) -> str:
     """`file.js:line:column`: the frames list names the script by its last path segment."""
     name = where.url.rsplit("/", 1)[-1] or where.url or "(anonymous script)"
-    return f"{shorten(name, 60)}:{where.line}:{where.column}"
+    return f"{clip(one_line(name), 60)}:{where.line}:{where.column}"

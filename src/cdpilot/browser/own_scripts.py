@@ -7,9 +7,16 @@ is idle is not taken in our next query or click check but at the page's own next
 which is where the user asked to stop. Our scripts also run ``silent``, so pause-on-exceptions
 never stops in them. The debugger's probe keeps a URL of its own on purpose: resume and step
 rely on stopping in it (`cdpilot.browser.debugger.page_debugger`).
+
+The scripts themselves are real JavaScript files in ``browser/js/`` (package data), read once
+each by `page_script`; every file is one function or expression, and a test has Chromium
+parse each of them.
 """
 
 from __future__ import annotations
+
+from functools import cache
+from importlib import resources
 
 OWN_SCRIPT_URL = "cdpilot-internal.js"
 OWN_SCRIPT_PATTERN = r"^cdpilot-internal\.js$"
@@ -24,3 +31,9 @@ def own_function(declaration: str) -> str:
     """A function declaration for ``Runtime.callFunctionOn``, marked as ours; the final line
     break keeps the comment off the line V8 closes the declaration's parenthesis on."""
     return f"{declaration}\n//# sourceURL={OWN_SCRIPT_URL}\n"
+
+
+@cache
+def page_script(name: str) -> str:
+    """The text of ``browser/js/<name>.js``, read once."""
+    return resources.files("cdpilot.browser").joinpath("js", f"{name}.js").read_text(encoding="utf-8")

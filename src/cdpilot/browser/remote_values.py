@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cdpilot.text import clip
+
 
 def render_remote(obj: dict[str, Any]) -> str:
     """A RemoteObject as the console prints it: strings raw, objects by their preview."""
@@ -55,4 +57,4 @@ def preview_value(obj: dict[str, Any], *, max_chars: int) -> str:
         text = str(obj.get("description") or "function").splitlines()[0]
     else:
         text = render_remote(obj)
-    return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
+    return clip(text, max_chars)

@@ -26,10 +26,10 @@ from cdpilot_generated.models import (
 
 from cdpilot.answers.debugging import call_stack_lines, console_lines, pause_lines
 from cdpilot.browser.debugger.page_debugger import Breakpoint, RunOutcome, StepKind
-from cdpilot.browser.dom.watch import shorten
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers.common import spelled, wants_context
+from cdpilot.handlers.common import wants_context
+from cdpilot.text import clip, one_line
 
 MAX_SCRIPTS_LISTED = 8
 EXCEPTION_STATES = {
@@ -43,7 +43,7 @@ async def debugger_enable(args: DebuggerEnableArgs, ctx: ToolContext) -> ToolRes
     conn = ctx.connections.get(args.connection_id)
     enabled_now = await conn.features.debugger.enable()
     first = "Debugger enabled" if enabled_now else "The debugger was already enabled"
-    return spelled(ctx, [f"{first} on {shorten(conn.target_url or 'the page')}.", *_scripts(conn)])
+    return ToolResult("\n".join([f"{first} on {clip(one_line(conn.target_url or 'the page'), 160)}.", *_scripts(conn)]))
 
 
 async def debugger_disable(args: DebuggerDisableArgs, ctx: ToolContext) -> ToolResult:
@@ -78,7 +78,7 @@ async def debugger_set_breakpoint(args: DebuggerSetBreakpointArgs, ctx: ToolCont
     if not breakpoint_.resolved:
         lines.append("No loaded script matches yet; it binds when a matching script loads (also after a reload).")
         lines += _scripts(conn)
-    return spelled(ctx, lines)
+    return ToolResult("\n".join(lines))
 
 
 async def debugger_remove_breakpoint(args: DebuggerRemoveBreakpointArgs, ctx: ToolContext) -> ToolResult:
@@ -91,7 +91,7 @@ async def debugger_list_breakpoints(args: DebuggerListBreakpointsArgs, ctx: Tool
     conn = ctx.connections.get(args.connection_id)
     breakpoints = conn.features.debugger.breakpoints()
     if not breakpoints:
-        return spelled(ctx, ["No breakpoints. Set one with {tool:debugger_set_breakpoint}."])
+        return ToolResult("\n".join(["No breakpoints. Set one with {tool:debugger_set_breakpoint}."]))
     return ToolResult("\n".join([f"{len(breakpoints)} breakpoint(s):", *(f"- {_describe(b)}" for b in breakpoints)]))
 
 
@@ -100,15 +100,16 @@ async def debugger_pause(args: DebuggerPauseArgs, ctx: ToolContext) -> ToolResul
     mark = conn.features.console.mark()
     pause = await conn.features.debugger.pause(args.timeout_ms)
     if pause is None:
-        return spelled(
-            ctx,
-            [
-                f"Pause requested; no script ran within {args.timeout_ms} ms. Execution pauses at the next "
-                "statement the page runs (an event handler, a timer): trigger one, e.g. with {tool:click_element}."
-            ],
+        return ToolResult(
+            "\n".join(
+                [
+                    f"Pause requested; no script ran within {args.timeout_ms} ms. Execution pauses at the next "
+                    "statement the page runs (an event handler, a timer): trigger one, e.g. with {tool:click_element}."
+                ],
+            )
         )
     full = wants_context(args.include_context, ctx)
-    return spelled(ctx, await pause_lines(conn, pause, full=full, console_mark=mark))
+    return ToolResult("\n".join(await pause_lines(conn, pause, full=full, console_mark=mark)))
 
 
 async def debugger_resume(args: DebuggerResumeArgs, ctx: ToolContext) -> ToolResult:
@@ -167,19 +168,19 @@ async def _after_run(
         lines = await pause_lines(conn, outcome.pause, full=full, console_mark=mark)
         if verb == "Resumed":
             lines.insert(0, "Resumed, then paused again:")
-        return spelled(ctx, lines)
+        return ToolResult("\n".join(lines))
     if outcome.busy:
         first = f"{verb}; the page is still running a script (pause it with {{tool:debugger_pause}})."
     else:
         first = f"{verb}; execution ran on without pausing."
-    return spelled(ctx, [first, *console_lines(conn.features.console.since(mark))])
+    return ToolResult("\n".join([first, *console_lines(conn.features.console.since(mark))]))
 
 
 def _describe(breakpoint_: Breakpoint) -> str:
     spec = breakpoint_.spec
     text = f"{spec.id} at {spec.where}"
     if spec.condition is not None:
-        text += f" when {shorten(spec.condition, 80)}"
+        text += f" when {clip(one_line(spec.condition), 80)}"
     if breakpoint_.resolved:
         places = ", ".join(f"{r.line}:{r.column}" for r in breakpoint_.resolved[:3])
         more = f" (+{len(breakpoint_.resolved) - 3})" if len(breakpoint_.resolved) > 3 else ""
@@ -193,6 +194,6 @@ def _scripts(conn: BrowserConnection) -> list[str]:
     urls = conn.features.debugger.script_urls()
     if not urls:
         return ["No scripts with a URL are loaded yet."]
-    listed = [shorten(url, 100) for url in urls[:MAX_SCRIPTS_LISTED]]
+    listed = [clip(one_line(url), 100) for url in urls[:MAX_SCRIPTS_LISTED]]
     more = f" (+{len(urls) - MAX_SCRIPTS_LISTED} more)" if len(urls) > MAX_SCRIPTS_LISTED else ""
     return [f"Scripts{more}: " + ", ".join(listed)]

@@ -11,7 +11,7 @@ from cdpilot_generated.models import InspectElementArgs, QueryElementsArgs, Wait
 
 from cdpilot.browser.dom import query
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers.common import plural
+from cdpilot.text import plural
 
 BUDGET_MARGIN = 200  # room under the registry's size limit for the closing note
 

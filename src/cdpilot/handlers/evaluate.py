@@ -8,7 +8,7 @@ from cdpilot.answers.debugging import pause_lines
 from cdpilot.browser.debugger.page_debugger import ExecutionPausedError
 from cdpilot.browser.page.evaluation import evaluate
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers.common import spelled, wants_context
+from cdpilot.handlers.common import wants_context
 
 
 async def evaluate_js(args: EvaluateJsArgs, ctx: ToolContext) -> ToolResult:
@@ -18,5 +18,5 @@ async def evaluate_js(args: EvaluateJsArgs, ctx: ToolContext) -> ToolResult:
         value = await evaluate(conn, args.expression, await_promise=args.await_promise, timeout_ms=args.timeout_ms)
     except ExecutionPausedError as exc:  # the expression ran into a breakpoint: that is the news
         lines = await pause_lines(conn, exc.pause, full=wants_context(None, ctx), console_mark=mark)
-        return spelled(ctx, ["The expression paused in the debugger before it finished:", *lines])
+        return ToolResult("\n".join(["The expression paused in the debugger before it finished:", *lines]))
     return ToolResult(value)

@@ -18,10 +18,11 @@ from cdpilot_generated.models import (
 from cdpilot.answers.debugging import pause_lines
 from cdpilot.browser.dom import actions
 from cdpilot.browser.dom.actions import ActionReport
-from cdpilot.browser.dom.watch import context_lines, shorten
+from cdpilot.browser.dom.watch import context_lines
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers.common import spelled, wants_context
+from cdpilot.handlers.common import wants_context
+from cdpilot.text import clip, one_line
 
 CLICK_VERBS = {1: "Clicked", 2: "Double-clicked", 3: "Triple-clicked"}
 
@@ -41,7 +42,7 @@ async def fill_element(args: FillElementArgs, ctx: ToolContext) -> ToolResult:
     report = await actions.fill(
         conn, args.selector, args.index, args.text, clear=args.clear, submit=args.submit, timeout_ms=args.timeout_ms
     )
-    typed = f"{len(args.text)} characters" if report.masked else f'"{shorten(args.text, 80)}"'
+    typed = f"{len(args.text)} characters" if report.masked else f'"{clip(one_line(args.text), 80)}"'
     first = f"Filled {_target(report)} with {typed}" + (" and pressed Enter." if args.submit else ".")
     if report.detail:
         first += f" Now {report.detail}."
@@ -54,7 +55,7 @@ async def handle_dialog(args: HandleDialogArgs, ctx: ToolContext) -> ToolResult:
     verb = "Accepted" if args.accept else "Dismissed"
     first = f'{verb} the {dialog.type} dialog "{dialog.preview}"'
     if args.accept and args.prompt_text is not None and dialog.type == "prompt":
-        first += f' with "{shorten(args.prompt_text, 80)}"'
+        first += f' with "{clip(one_line(args.prompt_text), 80)}"'
     return await _answer(ctx, conn, first + ".", ActionReport(None, effects), args.include_context)
 
 
@@ -101,4 +102,4 @@ async def _answer(
         lines += await pause_lines(conn, report.effects.pause, full=full, console_mark=None)
     elif full:
         lines += await context_lines(conn, report.element, report.effects)
-    return spelled(ctx, lines)
+    return ToolResult("\n".join(lines))

@@ -9,14 +9,13 @@ from cdpilot.browser.page import loading
 from cdpilot.browser.page.loading import NavigationResult
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers.common import spelled
 
 
 async def describe(ctx: ToolContext, conn: BrowserConnection, verb: str, result: NavigationResult) -> ToolResult:
     """Where the page got to; a pause in its scripts ends the wait early and is reported in full."""
     if result.pause is not None:
         lines = [f"{verb} {result.url}; its scripts paused in the debugger before {result.wait_until!r}:"]
-        return spelled(ctx, lines + await pause_lines(conn, result.pause, full=True, console_mark=None))
+        return ToolResult("\n".join(lines + await pause_lines(conn, result.pause, full=True, console_mark=None)))
     status = f"HTTP {result.status}" if result.status is not None else "no HTTP status"
     return ToolResult(
         f"{verb} {result.url} ({status}, {result.wait_until} after {result.elapsed_ms} ms)\n"

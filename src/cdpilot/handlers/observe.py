@@ -13,12 +13,12 @@ from urllib.parse import urlsplit
 from cdpilot_generated.models import GetConsoleLogsArgs, GetNetworkRequestArgs, ListNetworkRequestsArgs
 
 from cdpilot.browser.observe.console import MAX_ENTRIES, ConsoleEntry
-from cdpilot.browser.observe.network import NetworkRequest, matching, redact_headers, shorten_middle
+from cdpilot.browser.observe.network import NetworkRequest, matching, redact_headers
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import StateError
-from cdpilot.handlers.common import plural
-from cdpilot.output_files import human_size, write_output
+from cdpilot.output_files import write_output
+from cdpilot.text import clip, human_size, plural
 
 SETTLE_S = 2.0  # how long `get` waits for real headers, or for a body, still on their way
 HEADERS_ROOM = 3000  # characters shared by the header values of one request (answer budget)
@@ -34,7 +34,7 @@ def _compact_url(url: str, origin: str, limit: int) -> str:
     """Same-origin URLs as their path (the header names the origin), then cut to `limit`."""
     if origin and url.startswith(origin + "/"):
         url = url[len(origin) :]
-    return shorten_middle(url, limit)
+    return clip(url, limit, keep="ends")
 
 
 def _console_line(entry: ConsoleEntry, origin: str, expand: bool) -> str:
@@ -92,7 +92,7 @@ def _console_answer(
             generation = entry.page_generation
             current = generation == log.generation
             url = conn.target_url if current else log.page_urls.get(generation, "(an earlier page)")
-            lines.append(f"--- {'current page' if current else 'page'} {shorten_middle(url or '', 100)} ---")
+            lines.append(f"--- {'current page' if current else 'page'} {clip(url or '', 100, keep='ends')} ---")
         lines.append(_console_line(entry, origin, args.expand_errors))
     return "\n".join(lines)
 
@@ -140,7 +140,7 @@ async def list_network_requests(args: ListNetworkRequestsArgs, ctx: ToolContext)
 
 def _headers_block(title: str, headers: dict[str, str], value_limit: int) -> list[str]:
     lines = [f"{title} ({len(headers)}):"]
-    lines += [f"  {name}: {shorten_middle(value, value_limit)}" for name, value in redact_headers(headers)]
+    lines += [f"  {name}: {clip(value, value_limit, keep='ends')}" for name, value in redact_headers(headers)]
     return lines
 
 
@@ -192,12 +192,12 @@ async def get_network_request(args: GetNetworkRequestArgs, ctx: ToolContext) -> 
     response_headers = request.response_headers if request.status else {}
     value_limit = max(40, min(200, HEADERS_ROOM // max(1, len(request.request_headers) + len(response_headers)) - 30))
     lines = [
-        f"Request {request.id}: {request.method} {shorten_middle(request.url, 300)}",
+        f"Request {request.id}: {request.method} {clip(request.url, 300, keep='ends')}",
         f"{request.resource_type}, {outcome}{size}{duration}",
         *_headers_block("Request headers", request.request_headers, value_limit),
     ]
     if request.post_data:
-        lines.append(f"Request body: {shorten_middle(request.post_data, MAX_POST_DATA)}")
+        lines.append(f"Request body: {clip(request.post_data, MAX_POST_DATA, keep='ends')}")
     if response_headers:
         lines += _headers_block("Response headers", response_headers, value_limit)
     room = ctx.settings.max_answer_chars - len("\n".join(lines)) - 200

@@ -16,7 +16,8 @@ from cdpilot_generated.models import BrowserEmulateMediaArgs, BrowserScreenshotA
 from cdpilot.browser.page import capture
 from cdpilot.context import Image, ToolContext, ToolResult
 from cdpilot.errors import ArgumentError, FieldProblem
-from cdpilot.output_files import human_size, write_output
+from cdpilot.output_files import write_output
+from cdpilot.text import human_size
 
 FORMAT_OF_SUFFIX: dict[str, capture.ImageFormat] = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
 

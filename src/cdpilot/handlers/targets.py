@@ -8,6 +8,7 @@ from cdpilot.browser.page import loading, tabs
 from cdpilot.browser.page.tabs import TargetEntry
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.context import ToolContext, ToolResult
+from cdpilot.text import clip
 
 MAX_LISTED = 30
 
@@ -17,7 +18,7 @@ def line(entry: TargetEntry) -> str:
     where = f"[{entry.index}]" if entry.index is not None else f"({entry.type})"
     title = entry.title if entry.title and entry.title != entry.url else ""
     text = f"{mark}{where} {title + ' — ' if title else ''}{entry.url}"
-    return text if len(text) <= 160 else text[:157] + "..."
+    return clip(text, 160)
 
 
 async def list_targets(args: ListTargetsArgs, ctx: ToolContext) -> ToolResult:

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import ArgumentError, ErrorLog, FieldProblem, classify, render_tool_references
 from cdpilot.server.rate_limit import RateLimiter
+from cdpilot.text import clip
 
 Handler = Callable[[Any, ToolContext], typing.Awaitable[ToolResult]]
 
@@ -58,8 +59,7 @@ def handler_problems(handlers: Mapping[str, object]) -> list[str]:
 
 
 def _describe_given(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return clip(repr(value), 40)
 
 
 def _problems(exc: ValidationError, model: type[BaseModel], label: str, hidden: Collection[str]) -> list[FieldProblem]:
@@ -228,14 +228,15 @@ class Registry:
         )
 
     def _success(self, result: ToolResult, tool: str) -> types.CallToolResult:
+        text = render_tool_references(result.text, self.spell)
         limit = self.ctx.settings.max_answer_chars
-        if len(result.text) > limit:
+        if len(text) > limit:
             raise ArgumentError(
-                f"The answer would be {len(result.text)} characters; the limit is {limit}.",
+                f"The answer would be {len(text)} characters; the limit is {limit}.",
                 suggestion=f"Narrow the request and call {{tool:{tool}}} again: a lower limit, a tighter selector "
                 "or a filter.",
             )
-        content: list[types.ContentBlock] = [types.TextContent(type="text", text=result.text)]
+        content: list[types.ContentBlock] = [types.TextContent(type="text", text=text)]
         content += [types.ImageContent(type="image", data=i.data_base64, mime_type=i.mime_type) for i in result.images]
         return types.CallToolResult(content=content)
 

@@ -30,12 +30,13 @@ from cdpilot.browser.dom.input_scripts import (
 )
 from cdpilot.browser.dom.keys import KeyPress, key_events, parse_key
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
-from cdpilot.browser.dom.watch import Effects, perform, shorten
+from cdpilot.browser.dom.watch import Effects, perform
 from cdpilot.browser.own_scripts import own_function
 from cdpilot.browser.page.dialogs import DialogInfo
 from cdpilot.browser.page.evaluation import exception_text
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import ArgumentError, CdpCommandError, CdpTimeoutError, ExecutionError, FieldProblem, StateError
+from cdpilot.text import clip, one_line
 
 BUTTON_BITS = {"left": 1, "right": 2, "middle": 4}
 DEFAULT_TIMEOUT_MS = 5000
@@ -111,7 +112,7 @@ async def fill(
     detail = ""
     masked = kind == "password"
     if outcome and clear and outcome[0] != text and not masked:
-        detail = f'the field holds "{shorten(outcome[0], 80)}"'
+        detail = f'the field holds "{clip(one_line(outcome[0]), 80)}"'
     return ActionReport(element, effects, detail, masked)
 
 
@@ -160,7 +161,7 @@ async def select(
         reply = await _call(conn, element, CHOOSE_OPTION, by, wanted)
         if "options" in reply:
             raise _no_such_option(element, by, str(wanted), reply)
-        chosen.append(f'"{shorten(reply["label"], 80)}" (value "{shorten(reply["value"], 80)}")')
+        chosen.append(f'"{clip(one_line(reply["label"]), 80)}" (value "{clip(one_line(reply["value"]), 80)}")')
 
     effects = await perform(conn, events, timeout_ms=timeout_ms)
     return ActionReport(element, effects, chosen[0] if chosen else "")
@@ -258,11 +259,14 @@ def _not_fillable(element: ElementHandle, kind: str) -> ArgumentError:
 
 
 def _no_such_option(element: ElementHandle, by: str, wanted: str, reply: dict[str, Any]) -> StateError:
-    options = [f'"{shorten(v, 40)}" ({shorten(label, 40)})' for v, label in reply["options"][:MAX_OPTIONS_LISTED]]
+    options = [
+        f'"{clip(one_line(v), 40)}" ({clip(one_line(label), 40)})' for v, label in reply["options"][:MAX_OPTIONS_LISTED]
+    ]
     more = reply["total"] - len(options)
     listed = ", ".join(options) + (f", …{more} more" if more > 0 else "")
     return StateError(
-        f'{element.description} has no option with {by} "{shorten(wanted, 80)}". Options (value (label)): {listed}.',
+        f'{element.description} has no option with {by} "{clip(one_line(wanted), 80)}". '
+        f"Options (value (label)): {listed}.",
         suggestion="Call {tool:select_option} again with one of the values (value=…) or labels (label=…) above.",
     )
 

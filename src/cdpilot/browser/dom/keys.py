@@ -12,6 +12,7 @@ import string
 from dataclasses import dataclass
 
 from cdpilot.errors import ArgumentError, FieldProblem
+from cdpilot.text import clip
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ def _press(spec: str, modifiers: tuple[str, ...], name: str) -> KeyPress:
 
 
 def _unknown(spec: str, why: str) -> ArgumentError:
-    shown = spec if len(spec) <= 40 else spec[:37] + "..."
+    shown = clip(spec, 40)
     return ArgumentError(
         f"Unknown key: {why}.",
         problems=[FieldProblem("key", VALID_NAMES_HINT, repr(shown))],

@@ -19,11 +19,12 @@ from urllib.parse import urlsplit
 from cdpilot.browser.debugger.page_debugger import ExecutionPausedError, Pause
 from cdpilot.browser.dom.query import ElementHandle
 from cdpilot.browser.observe.console import ConsoleEntry
-from cdpilot.browser.own_scripts import own_expression, own_function
+from cdpilot.browser.own_scripts import own_expression, own_function, page_script
 from cdpilot.browser.page.dialogs import DialogInfo, DialogOpenError
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import CdpCommandError, CdpTimeoutError
+from cdpilot.text import clip, one_line
 
 MAX_CONSOLE_LINES = 5
 MAX_LINE_CHARS = 160
@@ -68,11 +69,13 @@ class Effects:
         nav = self.navigation
         if nav is not None:
             if nav.same_document:
-                lines.append(f"Navigated within the page to {shorten(nav.url)}.")
+                lines.append(f"Navigated within the page to {clip(one_line(nav.url), 160)}.")
             elif nav.finished:
-                lines.append(f'Navigated to {shorten(nav.url)} (title "{shorten(nav.title, 80)}").')
+                lines.append(f'Navigated to {clip(one_line(nav.url), 160)} (title "{clip(one_line(nav.title), 80)}").')
             else:
-                lines.append(f"A navigation to {shorten(nav.url)} started; not loaded within {self.timeout_ms} ms.")
+                lines.append(
+                    f"A navigation to {clip(one_line(nav.url), 160)} started; not loaded within {self.timeout_ms} ms."
+                )
         if self.console:
             shown = [_console_line(entry) for entry in self.console[:MAX_CONSOLE_LINES]]
             if len(self.console) == 1:
@@ -199,11 +202,6 @@ async def _title(page: CdpSession) -> str:
     return str(history["entries"][history["currentIndex"]]["title"])
 
 
-def shorten(text: str, limit: int = MAX_LINE_CHARS) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _is_favicon_noise(entry: ConsoleEntry) -> bool:
     """The browser fetches /favicon.ico on its own after a load; its 404 is nothing the action did."""
     return entry.url is not None and urlsplit(entry.url).path == "/favicon.ico"
@@ -211,27 +209,11 @@ def _is_favicon_noise(entry: ConsoleEntry) -> bool:
 
 def _console_line(entry: ConsoleEntry) -> str:
     repeat = f" ({entry.count} times)" if entry.count > 1 else ""
-    return f"[{entry.level}] {shorten(entry.text, 120)}{repeat}"
+    return f"[{entry.level}] {clip(one_line(entry.text), 120)}{repeat}"
 
 
 def _article(word: str) -> str:
     return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"
-
-
-ELEMENT_STATE = """function () {
-  const el = this, parts = [];
-  if (!el.isConnected) return "removed from the page";
-  const tag = el.tagName.toLowerCase(), clip = s => JSON.stringify(s.length > 80 ? s.slice(0, 79) + "…" : s);
-  const chosen = tag === "select" ? [...el.selectedOptions].map(o => clip(o.label)).join(", ") : "";
-  if (tag === "select") parts.push("selected " + (chosen || "nothing"));
-  else if (el.type === "checkbox" || el.type === "radio") parts.push(el.checked ? "checked" : "not checked");
-  else if (el.type === "password") parts.push(`value: ${el.value.length} characters`);
-  else if (tag === "input" || tag === "textarea") parts.push("value " + clip(el.value));
-  else if (el.isContentEditable) parts.push("text " + clip(el.textContent));
-  if (el.matches(":disabled")) parts.push("disabled");
-  if (el.matches(":focus")) parts.push("focused");
-  return parts.join(", ");
-}"""
 
 
 async def context_lines(conn: BrowserConnection, element: ElementHandle | None, effects: Effects) -> list[str]:
@@ -244,7 +226,7 @@ async def context_lines(conn: BrowserConnection, element: ElementHandle | None, 
     blocked = conn.features.dialogs.open is not None or conn.features.debugger.paused is not None
     if element is not None and not navigating and not blocked:
         params = {
-            "functionDeclaration": own_function(ELEMENT_STATE),
+            "functionDeclaration": own_function(page_script("element_state")),
             "objectId": element.object_id,
             "returnByValue": True,
             "silent": True,
@@ -258,5 +240,5 @@ async def context_lines(conn: BrowserConnection, element: ElementHandle | None, 
             lines.append(f"Element: {state}")
     history = await conn.page.send("Page.getNavigationHistory")
     entry = history["entries"][history["currentIndex"]]
-    lines.append(f'Page: "{shorten(str(entry["title"]), 80)}" {shorten(str(entry["url"]))}')
+    lines.append(f'Page: "{clip(one_line(str(entry["title"])), 80)}" {clip(one_line(str(entry["url"])), 160)}')
     return lines

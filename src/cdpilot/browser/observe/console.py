@@ -28,6 +28,7 @@ from typing import Any
 
 from cdpilot.browser.remote_values import render_remote
 from cdpilot.cdp import CdpEvent, CdpSession
+from cdpilot.text import clip
 
 MAX_ENTRIES = 1000
 MAX_TEXT_CHARS = 500
@@ -137,8 +138,7 @@ class ConsoleLog:
             if domain in self._replaying and timestamp <= self._seen_until.get(key, float("-inf")):
                 return  # replayed by enable, already held from an earlier session of this target
             self._seen_until[key] = max(timestamp, self._seen_until.get(key, float("-inf")))
-        if len(text) > MAX_TEXT_CHARS:
-            text = text[: MAX_TEXT_CHARS - 1] + "…"
+        text = clip(text, MAX_TEXT_CHARS)
         entry = ConsoleEntry(level, text, url or None, line, stack, self.generation)
         self._seq += 1
         last = self._slots[-1] if self._slots else None

@@ -291,11 +291,3 @@ def redact_headers(headers: dict[str, str]) -> list[tuple[str, str]]:
             value = f"[redacted, {len(value)} chars]"
         shown.append((name, value))
     return shown
-
-
-def shorten_middle(text: str, limit: int) -> str:
-    """`text` cut in the middle to `limit` characters, keeping both ends (host and file name)."""
-    if len(text) <= limit:
-        return text
-    head = (limit - 1) * 2 // 3
-    return text[:head] + "…" + text[len(text) - (limit - 1 - head) :]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import CdpCommandError, CdpTimeoutError, StateError
+from cdpilot.text import clip
 
 MESSAGE_PREVIEW_CHARS = 200
 
@@ -28,9 +29,7 @@ class DialogInfo:
     @property
     def preview(self) -> str:
         """The message, shortened for an answer."""
-        if len(self.message) <= MESSAGE_PREVIEW_CHARS:
-            return self.message
-        return self.message[: MESSAGE_PREVIEW_CHARS - 3] + "..."
+        return clip(self.message, MESSAGE_PREVIEW_CHARS)
 
 
 class DialogOpenError(StateError):
