@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from cdpilot.cdp import CdpConnection, CdpEvent
+from cdpilot.cdp.events import EventHub, Subscriptions
 from cdpilot.errors import BrowserConnectionError, CdpTimeoutError
 from tests.cdp.fake_peer import FakePeer
 
@@ -182,3 +183,16 @@ async def round_trip(peer: FakePeer, client: CdpConnection) -> None:
     call = asyncio.create_task(client.browser.send("Browser.getVersion"))
     await peer.reply(await peer.command())
     await call
+
+
+def test_subscriptions_are_dropped_together() -> None:
+    """A collector's handlers go at once when the next page takes over; `add` keeps the rest."""
+    page, child = EventHub(), EventHub()
+    held = Subscriptions()
+    held.replace(page, {"A": lambda _: None, "B": lambda _: None})
+    held.add(child, {"A": lambda _: None})
+    assert (page.subscriber_count, child.subscriber_count) == (2, 1)
+    held.replace(page, {"C": lambda _: None})
+    assert (page.subscriber_count, child.subscriber_count) == (1, 0)
+    held.clear()
+    assert page.subscriber_count == 0

@@ -6,7 +6,7 @@ in a `CdpConnection`, and talks to `CdpSession` objects.
 """
 
 from cdpilot.cdp.client import CdpConnection
-from cdpilot.cdp.events import CdpEvent, EventStream
+from cdpilot.cdp.events import CdpEvent, EventStream, Subscriptions
 from cdpilot.cdp.pipe import PipeTransport
 from cdpilot.cdp.session import DEFAULT_COMMAND_TIMEOUT_S, CdpSession
 from cdpilot.cdp.transport import MAX_MESSAGE_BYTES, Transport
@@ -20,6 +20,7 @@ __all__ = [
     "CdpSession",
     "EventStream",
     "PipeTransport",
+    "Subscriptions",
     "Transport",
     "WebSocketTransport",
     "discover_websocket_url",

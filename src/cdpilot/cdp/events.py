@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 from cdpilot.errors import BrowserConnectionError, CdpTimeoutError
 
@@ -154,3 +154,30 @@ class EventHub:
             self._failure = failure
         for stream in tuple(self._streams):
             stream.fail(failure)
+
+
+class EventSource(Protocol):
+    def on(self, method: str, handler: EventHandler) -> Callable[[], None]: ...
+
+
+class Subscriptions:
+    """The event handlers one collector holds on the sessions it follows.
+
+    A collector (console, network, dialogs, debugger, child targets) subscribes when a page
+    becomes current, adds the page's children as they come, and drops everything at once when
+    the next page takes over: `replace` starts afresh on a session, `add` keeps what is held."""
+
+    def __init__(self) -> None:
+        self._stops: list[Callable[[], None]] = []
+
+    def replace(self, source: EventSource, handlers: Mapping[str, EventHandler]) -> None:
+        self.clear()
+        self.add(source, handlers)
+
+    def add(self, source: EventSource, handlers: Mapping[str, EventHandler]) -> None:
+        self._stops += [source.on(method, handler) for method, handler in handlers.items()]
+
+    def clear(self) -> None:
+        stops, self._stops = self._stops, []
+        for stop in stops:
+            stop()

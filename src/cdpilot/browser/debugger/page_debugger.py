@@ -22,13 +22,12 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cdpilot.browser.own_scripts import OWN_SCRIPT_PATTERN
 from cdpilot.browser.remote_values import preview_value
-from cdpilot.cdp import CdpEvent, CdpSession
+from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import (
     ArgumentError,
     CdpCommandError,
@@ -161,7 +160,7 @@ class PageDebugger:
         self._seen_locals: OrderedDict[tuple[str, int], dict[str, str]] = OrderedDict()  # for [CHANGED] marks
         self._stepping = False
         self._pause_requested = False
-        self._unsubscribe: list[Callable[[], None]] = []
+        self._subscriptions = Subscriptions()
 
     # --- attachment -------------------------------------------------------------------
 
@@ -172,20 +171,21 @@ class PageDebugger:
 
     async def attach(self, session: CdpSession) -> None:
         """Follow a page session; if its target had the debugger on, turn it on again as it was."""
-        for unsubscribe in self._unsubscribe:
-            unsubscribe()
         self._session = session
         self._live.clear()
         self._scripts.clear()
         self._sources.clear()
         self._resumed()
-        self._unsubscribe = [
-            session.on("Debugger.paused", self._on_paused),
-            session.on("Debugger.resumed", lambda _: self._resumed()),
-            session.on("Debugger.scriptParsed", self._on_script_parsed),
-            session.on("Debugger.breakpointResolved", self._on_breakpoint_resolved),
-            session.on("Runtime.executionContextsCleared", self._on_contexts_cleared),
-        ]
+        self._subscriptions.replace(
+            session,
+            {
+                "Debugger.paused": self._on_paused,
+                "Debugger.resumed": lambda _: self._resumed(),
+                "Debugger.scriptParsed": self._on_script_parsed,
+                "Debugger.breakpointResolved": self._on_breakpoint_resolved,
+                "Runtime.executionContextsCleared": self._on_contexts_cleared,
+            },
+        )
         if self.config.enabled:
             await self._apply(self.config)
 

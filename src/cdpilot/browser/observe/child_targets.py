@@ -20,7 +20,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession
+from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import BrowserConnectionError, CdpCommandError, CdpTimeoutError
 
 AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True}
@@ -35,14 +35,12 @@ class ChildTargets:
     """Attaches `collect` to every out-of-process frame and worker of the current page."""
 
     def __init__(self) -> None:
-        self._unsubscribe: list[Callable[[], None]] = []
+        self._subscriptions = Subscriptions()
         self._setting_up: set[asyncio.Task[None]] = set()
 
     async def attach(self, cdp: CdpConnection, page: CdpSession, collect: ChildCollector) -> None:
         """Start on a page made current (the previous page's children went with its session)."""
-        for unsubscribe in self._unsubscribe:
-            unsubscribe()
-        self._unsubscribe = []
+        self._subscriptions.clear()
         await self._auto_attach(cdp, page, collect)
 
     async def _auto_attach(self, cdp: CdpConnection, parent: CdpSession, collect: ChildCollector) -> None:
@@ -51,7 +49,7 @@ class ChildTargets:
             self._setting_up.add(task)
             task.add_done_callback(self._setting_up.discard)
 
-        self._unsubscribe.append(parent.on("Target.attachedToTarget", on_attached))
+        self._subscriptions.add(parent, {"Target.attachedToTarget": on_attached})
         await parent.send("Target.setAutoAttach", AUTO_ATTACH, timeout_s=SETUP_TIMEOUT_S)
 
     async def _set_up(self, cdp: CdpConnection, params: dict[str, Any], collect: ChildCollector) -> None:

@@ -22,12 +22,12 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from cdpilot.browser.remote_values import render_remote
-from cdpilot.cdp import CdpEvent, CdpSession
+from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
+from cdpilot.cdp.events import EventHandler
 from cdpilot.text import clip
 
 MAX_ENTRIES = 1000
@@ -69,22 +69,17 @@ class ConsoleLog:
         self._target_id: str | None = None
         self._seen_until: dict[tuple[str | None, str], float] = {}  # (target, domain) -> newest timestamp
         self._replaying: set[str] = set()  # domains whose enable has not answered yet
-        self._unsubscribe: list[Callable[[], None]] = []
+        self._subscriptions = Subscriptions()
 
     async def attach(self, session: CdpSession) -> None:
         """Start collecting on a page session (called for every page made current)."""
-        for unsubscribe in self._unsubscribe:
-            unsubscribe()
         if self._target_id is not None and session.target_id != self._target_id:
             self.generation += 1
         self._target_id = session.target_id
         self._replaying = {"runtime", "log"}
-        self._unsubscribe = [
-            session.on("Runtime.consoleAPICalled", self._on_console_api),
-            session.on("Runtime.exceptionThrown", self._on_exception),
-            session.on("Log.entryAdded", self._on_log_entry),
-            session.on("Page.frameNavigated", self._on_frame_navigated),
-        ]
+        self._subscriptions.replace(
+            session, {**self._entry_handlers(), "Page.frameNavigated": self._on_frame_navigated}
+        )
         await asyncio.gather(
             self._enable(session, "Runtime.enable", "runtime"), self._enable(session, "Log.enable", "log")
         )
@@ -92,12 +87,15 @@ class ConsoleLog:
     async def attach_child(self, child: CdpSession) -> None:
         """Also collect from an out-of-process frame or worker of the current page
         (`ChildTargets`); it is held before its first script, so it has nothing to replay."""
-        self._unsubscribe += [
-            child.on("Runtime.consoleAPICalled", self._on_console_api),
-            child.on("Runtime.exceptionThrown", self._on_exception),
-            child.on("Log.entryAdded", self._on_log_entry),
-        ]
+        self._subscriptions.add(child, self._entry_handlers())
         await asyncio.gather(child.send("Runtime.enable"), child.send("Log.enable"))
+
+    def _entry_handlers(self) -> dict[str, EventHandler]:
+        return {
+            "Runtime.consoleAPICalled": self._on_console_api,
+            "Runtime.exceptionThrown": self._on_exception,
+            "Log.entryAdded": self._on_log_entry,
+        }
 
     async def _enable(self, session: CdpSession, method: str, domain: str) -> None:
         await session.send(method)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cdpilot.cdp import CdpEvent, CdpSession
+from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError, StateError
 
 MAX_REQUESTS = 1000
@@ -93,22 +93,20 @@ class NetworkLog:
         self._max_requests = max_requests
         self._next_id = 1
         self.dropped = 0  # requests pushed out by the bound
-        self._unsubscribe: list[Callable[[], None]] = []
+        self._subscriptions = Subscriptions()
 
     async def attach(self, session: CdpSession) -> None:
         """Start collecting on a page session (called for every page made current)."""
-        for unsubscribe in self._unsubscribe:
-            unsubscribe()
         self._requests.clear()
         self._by_cdp_id.clear()
         self._early.clear()
         handlers = {**self._request_handlers(session), "Page.frameNavigated": self._on_frame_navigated}
-        self._unsubscribe = [session.on(method, handler) for method, handler in handlers.items()]
+        self._subscriptions.replace(session, handlers)
 
     async def attach_child(self, child: CdpSession) -> None:
         """Also record the requests of an out-of-process frame or worker of the current page
         (`ChildTargets`): they are reported to its session only."""
-        self._unsubscribe += [child.on(method, handler) for method, handler in self._request_handlers(child).items()]
+        self._subscriptions.add(child, self._request_handlers(child))
         await child.send("Network.enable")
 
     def _request_handlers(self, session: CdpSession) -> dict[str, Callable[[CdpEvent], None]]:

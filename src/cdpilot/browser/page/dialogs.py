@@ -10,10 +10,9 @@ races operations against a dialog opening.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from cdpilot.cdp import CdpEvent, CdpSession
+from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError, CdpTimeoutError, StateError
 from cdpilot.text import clip
 
@@ -50,17 +49,18 @@ class DialogWatcher:
     def __init__(self) -> None:
         self._open: DialogInfo | None = None
         self._opened = asyncio.Event()  # replaced on every close, so set() means "open now"
-        self._unsubscribe: list[Callable[[], None]] = []
+        self._subscriptions = Subscriptions()
 
     async def attach(self, session: CdpSession) -> None:
         """Start watching a page session (called for every page made current)."""
-        for unsubscribe in self._unsubscribe:
-            unsubscribe()
         self._closed()
-        self._unsubscribe = [
-            session.on("Page.javascriptDialogOpening", self._on_opening),
-            session.on("Page.javascriptDialogClosed", lambda _: self._closed()),
-        ]
+        self._subscriptions.replace(
+            session,
+            {
+                "Page.javascriptDialogOpening": self._on_opening,
+                "Page.javascriptDialogClosed": lambda _: self._closed(),
+            },
+        )
 
     @property
     def open(self) -> DialogInfo | None:

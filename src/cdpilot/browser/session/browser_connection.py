@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from cdpilot.browser.session.features import PageFeatures
 from cdpilot.browser.session.launcher import LaunchedBrowser
-from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession
+from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession, Subscriptions
 
 ConnectionKind = Literal["launched", "connected"]
 
@@ -38,10 +38,14 @@ class BrowserConnection:
         self._page: CdpSession | None = None
         self.features = PageFeatures()
         self.page_order: list[str] = []  # page target ids in first-seen order: stable tab indexes
-        self._unsubscribe = cdp.browser.on("Target.targetInfoChanged", self._on_target_info)
-        self._unsubscribe_created = cdp.browser.on("Target.targetCreated", self._on_target_created)
-        self._unsubscribe_destroyed = cdp.browser.on(
-            "Target.targetDestroyed", lambda event: self.forget_page(event.params["targetId"])
+        self._subscriptions = Subscriptions()
+        self._subscriptions.add(
+            cdp.browser,
+            {
+                "Target.targetInfoChanged": self._on_target_info,
+                "Target.targetCreated": self._on_target_created,
+                "Target.targetDestroyed": lambda event: self.forget_page(event.params["targetId"]),
+            },
         )
 
     @classmethod
@@ -103,9 +107,7 @@ class BrowserConnection:
 
     async def close(self) -> None:
         """Let go: close the transport; a launched browser is ended and its temp profile removed."""
-        self._unsubscribe()
-        self._unsubscribe_created()
-        self._unsubscribe_destroyed()
+        self._subscriptions.clear()
         await self.cdp.close()
         if self.process is not None:
             await self.process.stop()
