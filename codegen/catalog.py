@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 VENDOR_KEY = "x-cdpilot"
-MODES = ("smart", "legacy")
+MODES = ("smart", "legacy")  # the one list of tool modes: the generated `Mode` type is made from it
+RESOLVERS = ("active_connection",)  # default-argument resolvers a schema may name in x-cdpilot.defaults
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 

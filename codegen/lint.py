@@ -12,7 +12,17 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from codegen.catalog import HINTS, MODES, NAME_PATTERN, VENDOR_KEY, Catalog, GranularTool, SmartTool, smart_names
+from codegen.catalog import (
+    HINTS,
+    MODES,
+    NAME_PATTERN,
+    RESOLVERS,
+    VENDOR_KEY,
+    Catalog,
+    GranularTool,
+    SmartTool,
+    smart_names,
+)
 from codegen.keywords import unenforced_keywords
 from codegen.lint_routes import route_rules, route_shape
 from codegen.manifest import payload
@@ -22,7 +32,6 @@ from codegen.smart import choose_route, input_schema, merged_properties, omitted
 SMART_TOOL_BUDGET = 20
 SMART_PAYLOAD_BUDGET = 10_000  # characters of the smart tools/list result (SPEC §5, token economy)
 # Resolvers the registry knows (src/cdpilot/server/registry.py DEFAULT_RESOLVERS; a test keeps them equal).
-KNOWN_RESOLVERS = frozenset({"active_connection"})
 
 _GRANULAR_KEYS = {
     "$schema",
@@ -105,8 +114,8 @@ def _granular(tool: GranularTool) -> Iterator[tuple[str, str]]:
             yield "defaults", f"default resolver for undeclared property {prop!r}"
         elif prop in tool.required:
             yield "defaults", f"property {prop!r} is required, so a default resolver would never run"
-        if resolver not in KNOWN_RESOLVERS:
-            yield "defaults", f"unknown resolver {resolver!r}; known: {sorted(KNOWN_RESOLVERS)}"
+        if resolver not in RESOLVERS:
+            yield "defaults", f"unknown resolver {resolver!r}; known: {sorted(RESOLVERS)}"
     yield from _examples(raw.get("examples"), tool.resolved)
 
 

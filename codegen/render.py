@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen import HEADER, PACKAGE
-from codegen.catalog import Catalog, GranularTool, SmartTool, legacy_names, smart_names
+from codegen.catalog import MODES, RESOLVERS, Catalog, GranularTool, SmartTool, legacy_names, smart_names
 from codegen.manifest import compact, manifest
 from codegen.models import model_modules
 from codegen.smart import input_schema, omitted_owners, spellings
@@ -63,7 +63,8 @@ def render_templates(catalog: Catalog) -> dict[str, str]:
         "smart_by_name": catalog.smart,
         "exposed": {name: _exposed(catalog, smart) for name, smart in catalog.smart.items()},
         "modes": {"smart": smart_names(catalog), "legacy": legacy_names(catalog)},
-        "manifests": {mode: manifest(catalog, mode) for mode in ("smart", "legacy")},
+        "manifests": {mode: manifest(catalog, mode) for mode in MODES},
+        "resolvers": RESOLVERS,
         "spellings": _spellings(catalog, granular),
         "model_modules": {group: sorted(models) for group, models in model_modules(catalog).items()},
     }

@@ -22,10 +22,11 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from cdpilot.errors import ErrorType
 from codegen import GENERATOR_VERSION, site_pages
-from codegen.catalog import load_catalog
+from codegen.catalog import MODES, load_catalog
 from codegen.site_markdown import to_html
-from codegen.site_pages import HINT_LABELS, MODES, TAXONOMY, ToolDoc, returners, tool_docs
+from codegen.site_pages import HINT_LABELS, ToolDoc, returners, tool_docs
 from codegen.templating import environment
 
 REPO = Path(__file__).resolve().parent.parent
@@ -74,15 +75,15 @@ def render_site(schemas: Path, payloads: Mapping[str, str], guide_markdown: str)
         "index.html": env.get_template("index.html.j2").render(common, summaries=summaries, groups=groups),
         "errors.html": env.get_template("errors.html.j2").render(
             common,
-            taxonomy=TAXONOMY,
-            returners={kind: returners(docs, kind) for kind, _, _ in TAXONOMY},
+            taxonomy=[(kind.value, kind.meaning, kind.recoverable) for kind in ErrorType],
+            returners={kind.value: returners(docs, kind.value) for kind in ErrorType},
             derivation=Markup(to_html(_derivation_rule())),
         ),
         "adding.html": env.get_template("adding.html.j2").render(
             common, groups=[group for group, _ in groups], guide=Markup(to_html(guide_markdown))
         ),
     }
-    meanings = {kind: meaning for kind, meaning, _ in TAXONOMY}
+    meanings = {kind.value: kind.meaning for kind in ErrorType}
     tool_page = env.get_template("tool.html.j2")
     for doc in docs:
         pages[doc.href] = tool_page.render(common, root="../", doc=doc, hint_labels=HINT_LABELS, meanings=meanings)

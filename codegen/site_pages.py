@@ -24,20 +24,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from codegen.catalog import Catalog, GranularTool, Route, SmartTool
+from cdpilot.errors import ErrorType
+from codegen.catalog import MODES, Catalog, GranularTool, Route, SmartTool
 from codegen.site_params import Param, param_rows
 from codegen.smart import choose_route, condition, derived_annotations, input_schema, merged_properties, spellings
 
-MODES = ("smart", "legacy")
-# SPEC §4, in its order: (type, meaning, recoverable). A test keeps it equal to cdpilot.errors.
-TAXONOMY = (
-    ("CONNECTION", "no browser, browser gone, dead port", "yes"),
-    ("DEBUGGER", "the debugger is not enabled", "yes"),
-    ("STATE", "wrong state: not paused, already paused, element not found or not visible, dialog open", "yes"),
-    ("VALIDATION", "arguments do not match the schema, or a value is refused (URL scheme, path, size)", "yes"),
-    ("EXECUTION", "the operation failed in the browser (JS exception, CDP error, timeout)", "case by case"),
-    ("UNKNOWN", "anything else (a bug)", "no"),
-)
 HINT_LABELS = {
     "readOnlyHint": "Read-only",
     "destructiveHint": "Destructive",
@@ -125,7 +116,7 @@ def granular_errors(tool: GranularTool) -> set[str]:
 
 
 def _ordered(errors: set[str]) -> list[str]:
-    return [kind for kind, _, _ in TAXONOMY if kind in errors]
+    return [kind.value for kind in ErrorType if kind.value in errors]
 
 
 def _pretty(value: Any) -> str:

@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 from cdpilot_generated.catalog import DISPATCH, TOOLS, Rule, RuleRoute
+from cdpilot_generated.manifests import Mode
 from cdpilot_generated.models import EnableDebugToolsRouting
 from mcp.shared.exceptions import MCPError
 
-from cdpilot.context import Mode, Settings, ToolContext, ToolResult
+from cdpilot.context import Settings, ToolContext, ToolResult
 from cdpilot.errors import BrowserConnectionError, ErrorLog, StateError
 from cdpilot.handlers import HANDLERS
-from cdpilot.server.registry import DEFAULT_RESOLVERS, Registry, handler_problems
-from codegen.lint import KNOWN_RESOLVERS
+from cdpilot.server.registry import Registry, handler_problems
 
 pytestmark = pytest.mark.anyio
 
@@ -389,7 +389,3 @@ def test_registry_refuses_to_start_with_an_incomplete_table() -> None:
     table: Mapping[str, Any] = {k: v for k, v in HANDLERS.items() if k != "navigate"}
     with pytest.raises(RuntimeError, match="navigate: no handler"):
         Registry(ctx, table)
-
-
-def test_codegen_and_registry_know_the_same_resolvers() -> None:
-    assert set(DEFAULT_RESOLVERS) == KNOWN_RESOLVERS

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from pydantic import BaseModel
 
 from cdpilot_generated import models
-
-Mode = Literal["smart", "legacy"]
+from cdpilot_generated.manifests import Mode
 
 
 @dataclass(frozen=True, slots=True)

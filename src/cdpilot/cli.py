@@ -10,8 +10,10 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from cdpilot_generated.manifests import MODES, Mode
+
 from cdpilot import __version__
-from cdpilot.context import Mode, Settings
+from cdpilot.context import Settings
 from cdpilot.server.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
 
 _LEGACY_FLAG = {"true": True, "1": True, "false": False, "0": False, "": False}
@@ -52,7 +54,7 @@ def _rate_limit(text: str) -> RateLimit | None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cdpilot", description=__doc__)
-    parser.add_argument("--mode", choices=["smart", "legacy"], help="tool mode (default: $CDPILOT_MODE, else smart)")
+    parser.add_argument("--mode", choices=MODES, help="tool mode (default: $CDPILOT_MODE, else smart)")
     parser.add_argument("--allow-remote", action="store_true", help="allow chrome_connect to non-loopback hosts")
     parser.add_argument("--allow-file-urls", action="store_true", help="allow navigation to file: URLs")
     parser.add_argument("--output-dir", type=Path, help="where screenshots and bodies are written")

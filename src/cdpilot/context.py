@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
+
+from cdpilot_generated.manifests import Mode
 
 from cdpilot.server.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
 
 if TYPE_CHECKING:
     from cdpilot.browser.session.manager import ConnectionManager
-
-Mode = Literal["smart", "legacy"]
 
 
 @dataclass(frozen=True)

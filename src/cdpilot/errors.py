@@ -1,6 +1,6 @@
 """The whole error tree of cdpilot, and the one place that turns an exception into an answer.
 
-Every failure a client can see is one of six types (SPEC §4)::
+Every failure a client can see is one of six types (`ErrorType`)::
 
     CdpilotError                      (abstract: carries ErrorInfo)
     ├── BrowserConnectionError        CONNECTION  no browser, browser gone, dead port
@@ -14,11 +14,12 @@ Every failure a client can see is one of six types (SPEC §4)::
 
 Lower layers raise these classes; websockets and CDP failures are translated into them in
 `cdp/` with ``raise ... from exc``. Only the MCP boundary (`registry.py`) catches,
-classifies (`classify`), logs (`log_error`) and formats (`ToolFailure`).
+classifies (`classify`), logs (`ErrorLog`) and formats the error result.
 
-Suggestions may name tools with ``{tool:<granular_tool_name>}``; the boundary renders each
-reference in the syntax of the active mode (``chrome(action="launch")`` in smart mode,
-``chrome_launch()`` in legacy mode), so the layers below never need to know the mode.
+Messages, suggestions and every answer may name tools with ``{tool:<granular_tool_name>}``;
+the registry renders each reference, on its success and its error path alike, in the syntax of
+the active mode (``chrome(action="launch")`` in smart mode, ``chrome_launch()`` in legacy mode),
+so the layers below never need to know the mode.
 """
 
 from __future__ import annotations
@@ -34,12 +35,33 @@ from typing import Any, ClassVar, TextIO
 
 
 class ErrorType(enum.StrEnum):
-    CONNECTION = "CONNECTION"
-    DEBUGGER = "DEBUGGER"
-    STATE = "STATE"
-    VALIDATION = "VALIDATION"
-    EXECUTION = "EXECUTION"
-    UNKNOWN = "UNKNOWN"
+    """The six types a client sees, each with what it means and whether a retry can help;
+    the docs site's error table is made from these members."""
+
+    meaning: str
+    recoverable: str  # "yes", "no" or "case by case"
+
+    def __new__(cls, value: str, meaning: str, recoverable: str) -> ErrorType:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.meaning = meaning
+        member.recoverable = recoverable
+        return member
+
+    CONNECTION = "CONNECTION", "no browser, browser gone, dead port", "yes"
+    DEBUGGER = "DEBUGGER", "the debugger is not enabled", "yes"
+    STATE = (
+        "STATE",
+        "wrong state: not paused, already paused, element not found or not visible, dialog open",
+        "yes",
+    )
+    VALIDATION = (
+        "VALIDATION",
+        "arguments do not match the schema, or a value is refused (URL scheme, path, size)",
+        "yes",
+    )
+    EXECUTION = "EXECUTION", "the operation failed in the browser (JS exception, CDP error, timeout)", "case by case"
+    UNKNOWN = "UNKNOWN", "anything else (a bug)", "no"
 
 
 @dataclass(frozen=True)
@@ -173,7 +195,10 @@ def _mask(text: str, values: Sequence[tuple[str, str]]) -> str:
 
 @dataclass
 class ErrorLog:
-    """Writes each error once to stderr in the SPEC §4 format; never logs argument values.
+    """Writes each error once to stderr, never with argument values::
+
+        <ISO time> [ERROR:<TYPE>] tool=<name> conn=<id> recoverable=<bool> <message>
+          Suggestion: <text>
 
     Messages may quote what the client sent (a refused host, a missing executable, a bad
     selector), which the client should see; the log instead shows ``<host>`` where the

@@ -52,13 +52,14 @@ import jsonschema
 import pytest
 from cdpilot_generated import manifests
 from cdpilot_generated.catalog import DISPATCH, ActionRoute, RuleRoute
+from cdpilot_generated.manifests import Mode
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 from cdpilot.browser.session.endpoints import is_loopback
 from cdpilot.browser.session.manager import ConnectionManager
-from cdpilot.context import Mode, Settings, ToolContext
+from cdpilot.context import Settings, ToolContext
 from cdpilot.errors import ErrorLog
 from cdpilot.handlers import HANDLERS
 from cdpilot.server.registry import Registry

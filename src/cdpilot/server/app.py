@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import mcp_types as types
 from cdpilot_generated import manifests
+from cdpilot_generated.manifests import Mode
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
 from cdpilot import __version__
-from cdpilot.context import Mode, Settings, ToolContext
+from cdpilot.context import Settings, ToolContext
 from cdpilot.server.fast_path import Tools
 from cdpilot.server.stdio import stdio_transport
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import mcp_types as types
 from cdpilot_generated.catalog import DISPATCH, SPELLINGS, TOOLS, ActionRoute, Rule, RuleRoute, ToolRoute
+from cdpilot_generated.contract import ResolverTable
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
@@ -28,11 +29,12 @@ from cdpilot.text import clip
 
 Handler = Callable[[Any, ToolContext], typing.Awaitable[ToolResult]]
 
-# Named default-argument resolvers that schemas may use under x-cdpilot.defaults
-# (codegen's lint knows the same names: codegen/lint.py KNOWN_RESOLVERS).
-DEFAULT_RESOLVERS: Mapping[str, Callable[[ToolContext], object]] = {
+# What each resolver a schema may name under x-cdpilot.defaults fills in; the generated
+# ResolverTable lists the names, so mypy reports one missing here.
+DEFAULT_RESOLVERS: ResolverTable[ToolContext] = {
     "active_connection": lambda ctx: ctx.connections.active_id,
 }
+_RESOLVER_BY_NAME = typing.cast(Mapping[str, Callable[[ToolContext], object]], DEFAULT_RESOLVERS)
 
 
 def handler_problems(handlers: Mapping[str, object]) -> list[str]:
@@ -196,7 +198,9 @@ class Registry:
             tool, args, label = self._route(route, _json_integers(arguments or {}))
             for prop, resolver in tool.defaults.items():
                 if args.get(prop) in (None, ""):  # an empty id or name means "not given", as null does
-                    args[prop] = DEFAULT_RESOLVERS[resolver](self.ctx)
+                    args[prop] = typing.cast(Mapping[str, Callable[[ToolContext], object]], DEFAULT_RESOLVERS)[
+                        resolver
+                    ](self.ctx)
             value = args.get("connection_id")
             connection_id = value if isinstance(value, str) else None
             hidden = route.omitted if not isinstance(route, ToolRoute) else {}
