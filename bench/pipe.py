@@ -33,7 +33,7 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def server_env() -> dict[str, str]:
-    """The environment of every server: offline flags for any Chromium it launches (ARCHITECTURE §8)."""
+    """The environment of every server: offline flags for any Chromium it launches."""
     env = {k: v for k, v in os.environ.items() if k not in ("CDPILOT_MODE", "USE_LEGACY_TOOLS")}
     env["CDPILOT_CHROME_ARGS"] = shlex.join(TEST_CHROME_ARGS)
     return env

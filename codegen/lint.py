@@ -1,4 +1,4 @@
-"""Schema lint: every rule of ARCHITECTURE §3/§4, each finding naming its file and rule.
+"""Schema lint: every rule a schema and the tool catalog must keep, each finding naming its file and rule.
 
 All findings are collected before failing, so one run shows every problem at once.
 """
@@ -30,8 +30,9 @@ from codegen.schema_check import schema_error
 from codegen.smart import choose_route, input_schema, merged_properties, omitted_needers, omitted_owners, spellings
 
 SMART_TOOL_BUDGET = 20
-SMART_PAYLOAD_BUDGET = 10_000  # characters of the smart tools/list result (SPEC §5, token economy)
-# Resolvers the registry knows (src/cdpilot/server/registry.py DEFAULT_RESOLVERS; a test keeps them equal).
+# Characters of the smart tools/list result as compact JSON: the product promises at most 12,000;
+# the build holds itself to less, so a new tool shows its cost before it reaches the promise.
+SMART_PAYLOAD_BUDGET = 10_000
 
 _GRANULAR_KEYS = {
     "$schema",

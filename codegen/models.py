@@ -2,10 +2,10 @@
 in-process datamodel-code-generator call over a single document of the group's schemas.
 Pydantic v2, the builtin formatter, no timestamps, strict nullability.
 
-Why a module per group and not one call for every schema (ARCHITECTURE §4 asks for one call,
-because a process per schema costs ~0.4 s each): the generator spends ~5 ms per model in one
-thread, so 1,000 tools took 5-6 s in its one call alone, over the 5 s a whole build may take
-(issue 5). A group's module depends on that group's schemas only, so the calls are
+Why a module per group and not one call for every schema (one call for
+all is the usual advice, because a process per schema costs ~0.4 s each): the generator spends ~5 ms per model in one
+thread, so 1,000 tools took 5-6 s in its one call alone, over the 5 s a whole build may
+take. A group's module depends on that group's schemas only, so the calls are
 independent: they run side by side in worker processes, one per core (never one per schema),
 and each module is the same bytes wherever and in whatever order it was made.
 The package's ``__init__`` (a template, `codegen.render`) re-exports every tool's model, so

@@ -92,7 +92,7 @@ def render_site(schemas: Path, payloads: Mapping[str, str], guide_markdown: str)
 
 def _derivation_rule() -> str:
     """The rule as `site_pages` states it in its docstring: written once, shown on the errors page."""
-    _, _, rule = (site_pages.__doc__ or "").partition("by one rule (SPEC §4):")
+    _, _, rule = (site_pages.__doc__ or "").partition("by one rule:")
     return rule
 
 

@@ -4,7 +4,7 @@ Everything a page shows comes from the schemas through the functions codegen its
 (`input_schema`, `derived_annotations`, `spellings`), and the sizes and entries of tools/list
 from the payload the server sends, so the site cannot disagree with the server.
 
-Which errors a tool can return is derived from its schema, by one rule (SPEC §4):
+Which errors a tool can return is derived from its schema, by one rule:
 
 - every tool: VALIDATION (arguments are checked against the schema before any handler runs)
   and UNKNOWN (a bug, by definition possible anywhere);

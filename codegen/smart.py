@@ -1,4 +1,4 @@
-"""Builds a consolidated smart tool from its declaration (ARCHITECTURE §3), in either form.
+"""Builds a consolidated smart tool from its declaration, in either form.
 
 The actions form: the flat input schema is the discriminator enum plus the union of the
 granular tools' properties. The routes form: the router-own properties plus that union, no

@@ -1,4 +1,4 @@
-"""The jinja2 settings every codegen template renders with (ARCHITECTURE §4).
+"""The jinja2 settings every codegen template renders with.
 
 An undefined name fails the render instead of printing nothing, block tags leave no blank
 lines behind, and a file keeps its final newline. HTML templates escape by default.

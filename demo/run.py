@@ -23,7 +23,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 HERE = Path(__file__).resolve().parent
-# No outside DNS and no background traffic from the demo browser (ARCHITECTURE §8).
+# No outside DNS and no background traffic from the demo browser.
 OFFLINE_FLAGS = [
     "--disable-gpu",
     "--disable-background-networking",

@@ -1,4 +1,4 @@
-"""Mode selection (SPEC §2) and start-up failures."""
+"""Mode selection and start-up failures."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Command line: flags, mode selection (SPEC §2), logging set-up, then serve."""
+"""Command line: flags, mode selection, logging set-up, then serve."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Start the real cdpilot server over stdio: with the official `mcp` client, or as a raw pipe.
 
 Every Chromium the server launches in tests gets the offline flags through
-CDPILOT_CHROME_ARGS (ARCHITECTURE §8).
+CDPILOT_CHROME_ARGS (offline flags, see tests/support/chromium.py).
 """
 
 from __future__ import annotations

@@ -55,8 +55,9 @@ async def test_each_mode_lists_its_own_tools(handshake: Handshake) -> None:
 
 @pytest.mark.parametrize("mode", ["smart", "legacy"])
 async def test_the_size_of_tools_list_on_the_wire(mode: str) -> None:
-    """Both figures of the token-economy bar (SPEC §5), from the real server over stdio; the result is
-    re-serialised with the server's compact separators, so its length is what the client received."""
+    """The size of tools/list (the token economy: at most 20 smart tools in few characters), from
+    the real server over stdio; the result is re-serialised with the server's compact separators,
+    so its length is what the client received."""
     server = await RawServer.start(mode)
     try:
         await server.initialize()

@@ -1,4 +1,4 @@
-"""JSON-RPC framing (issue 6, suite 2): whatever bytes a client writes, the session goes on.
+"""JSON-RPC framing: whatever bytes a client writes, the session goes on.
 
 One real server (smart mode, no browser needed) is sent a table of hostile or odd lines:
 text that is not JSON or not UTF-8, JSON that is not a JSON-RPC request (wrong types,

@@ -1,4 +1,4 @@
-"""Schema fuzzing (issue 6, suite 1): every tool of both modes, through the real registry.
+"""Schema fuzzing: every tool of both modes, through the real registry.
 
 For each tool of the exact tools/list payloads (`manifests.SMART_TOOLS_JSON` and
 `LEGACY_TOOLS_JSON`), hypothesis-jsonschema generates argument sets the schema accepts

@@ -1,4 +1,4 @@
-"""Security (issue 6, suite 6): what a client may not make cdpilot do, nor read in its log.
+"""Security: what a client may not make cdpilot do, nor read in its log.
 
 - Navigation: every spelling of a dangerous scheme (javascript:, vbscript:, chrome:,
   chrome-extension:, chrome-untrusted:, devtools:, view-source:, file:) that a browser

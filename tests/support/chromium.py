@@ -1,6 +1,6 @@
 """Test Chromium processes: the offline flags every one must get, and process bookkeeping.
 
-Every Chromium a test starts gets `TEST_CHROME_ARGS` (ARCHITECTURE §8): headless, no
+Every Chromium a test starts gets `TEST_CHROME_ARGS`: headless, no
 background traffic, and a host resolver that knows only 127.0.0.1 and localhost, so a
 test can never reach the network. Launches through cdpilot get them via
 ``CDPILOT_CHROME_ARGS`` (`chrome_env`); standalone browsers for connect tests get them here.

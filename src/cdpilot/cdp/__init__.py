@@ -1,6 +1,6 @@
 """The Chrome DevTools Protocol client: transports, sessions, events and deadlines.
 
-Knows nothing of tools or MCP (ARCHITECTURE §1). The browser layer opens a transport
+Knows nothing of tools or MCP. The browser layer opens a transport
 (`PipeTransport` for a launched browser, `WebSocketTransport` for a running one), wraps it
 in a `CdpConnection`, and talks to `CdpSession` objects.
 """

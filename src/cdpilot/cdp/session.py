@@ -1,7 +1,7 @@
 """One CDP session: the browser itself, or a page/iframe/worker attached in flattened mode.
 
 With ``flatten: true`` every session shares the one transport and is told apart by the
-``sessionId`` carried in each command and event (ARCHITECTURE §7). A session is what the
+``sessionId`` carried in each command and event. A session is what the
 browser layer talks to: it sends commands with a deadline and offers the event API.
 """
 

@@ -3,7 +3,7 @@
 The client above (`connection.py`) speaks CDP over any `Transport`: the launcher's pipe or a
 websocket to a running browser. Whatever goes wrong underneath — an OSError, a websockets
 exception, the peer hanging up, a message that is not JSON — becomes a
-`BrowserConnectionError` here and nowhere else (ARCHITECTURE §6), so the layers above see
+`BrowserConnectionError` here and nowhere else, so the layers above see
 one exception type for "the browser is unreachable or gone".
 """
 
@@ -21,7 +21,7 @@ from cdpilot.errors import BrowserConnectionError
 
 MAX_MESSAGE_BYTES = 256 * 1024 * 1024
 """Largest message either transport accepts. A full-page screenshot is many MB of base64;
-websockets' 1 MiB default would drop the connection on the first one (ARCHITECTURE §7)."""
+websockets' 1 MiB default would drop the connection on the first one."""
 
 
 class Transport(Protocol):

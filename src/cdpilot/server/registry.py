@@ -1,6 +1,6 @@
 """The call pipeline, the MCP error boundary, and the handler completeness check.
 
-Pipeline (ARCHITECTURE §5), one pass per tools/call:
+Pipeline, one pass per tools/call:
 lookup (O(1), per-mode table) → smart routing (only the parameters of the smart tool's flat
 schema; by action, or by declared rules) → default-argument resolvers
 (explicit input wins) → strict validation into the generated model → handler →

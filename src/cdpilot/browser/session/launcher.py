@@ -1,6 +1,7 @@
 """Start a local Chromium that speaks CDP on a private pipe, and make sure it dies with us.
 
-The browser must never outlive the server (SPEC §3), so there are four belts:
+The browser must never outlive the server (no orphan process, no leftover profile), so there
+are four belts:
 
 1. ``--remote-debugging-pipe``: Chromium exits when its command pipe closes, which the
    kernel does for us even if the server is SIGKILLed.

@@ -1,4 +1,4 @@
-"""Several browsers at once: launch, connect, list, switch, disconnect (SPEC §3).
+"""Several browsers at once: launch, connect, list, switch, disconnect.
 
 Ids are ``browser-1``, ``browser-2``, … unless the caller names one; reusing an id replaces
 that connection (the old one is closed first, so a reused profile is free again). The
