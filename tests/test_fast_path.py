@@ -26,6 +26,9 @@ class Wire:
         self.listed = 0
         self.release = asyncio.Event()
         self.release.set()
+        self.started = asyncio.Event()  # a call reached the tool
+        self.cancelled = asyncio.Event()  # a call was cancelled while in the tool
+        self._wrote = asyncio.Event()
 
     def tools(self) -> Tools:
         return Tools(call=self.call_tool, list_json=TOOLS_JSON, listed=self.count_listed)
@@ -36,9 +39,23 @@ class Wire:
     async def write(self, data: bytes) -> None:
         self.raw.append(data)
         self.lines.append(json.loads(data))
+        self._wrote.set()
+
+    async def replies(self, count: int) -> list[dict[str, Any]]:
+        """The replies written so far, once there are `count` of them (within a second)."""
+        async with asyncio.timeout(1):
+            while len(self.lines) < count:
+                self._wrote.clear()
+                await self._wrote.wait()
+        return self.lines
 
     async def call_tool(self, name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
-        await self.release.wait()
+        self.started.set()
+        try:
+            await self.release.wait()
+        except asyncio.CancelledError:
+            self.cancelled.set()
+            raise
         if name == "nope":
             raise MCPError(types.INVALID_PARAMS, "Unknown tool: nope")
         return types.CallToolResult(content=[types.TextContent(type="text", text=f"{name} {dict(arguments or {})}")])
@@ -60,11 +77,6 @@ def initialized(wire: Wire, version: str = HANDSHAKE_VERSION) -> FastCalls:
     return fast
 
 
-async def settle(fast: FastCalls) -> None:
-    await asyncio.sleep(0)  # let started calls run to their write
-    await asyncio.sleep(0)
-
-
 async def test_nothing_is_taken_before_the_session_is_initialized() -> None:
     wire = Wire()
     fast = FastCalls(wire.tools(), wire.write)
@@ -83,8 +95,7 @@ async def test_a_call_is_answered_in_the_sdk_wire_shape() -> None:
     fast = initialized(wire)
     assert fast.take(request("a", "tools/call", {"name": "navigate", "arguments": {"url": "x"}}))
     assert fast.take(request(9, "tools/call", {"name": "nope"}))
-    await settle(fast)
-    assert wire.lines == [
+    assert await wire.replies(2) == [
         {
             "jsonrpc": "2.0",
             "id": "a",
@@ -115,7 +126,7 @@ async def test_tools_list_is_the_manifest_as_serialised_then_the_listener_runs()
     assert not fast.take(request(2, "tools/list"))  # before notifications/initialized: the SDK's
     assert not fast.take(notification("notifications/initialized"))
     assert fast.take(request("\ud800", "tools/list", {"cursor": "ignored"}))
-    await settle(fast)
+    await wire.replies(1)
     assert wire.raw == [b'{"jsonrpc":"2.0","id":"\\ud800","result":' + TOOLS_JSON.encode() + b"}\n"]
     assert wire.lines[0]["result"] == json.loads(TOOLS_JSON)
     assert wire.listed == 1
@@ -126,12 +137,13 @@ async def test_a_cancelled_call_gets_no_reply() -> None:
     wire.release.clear()
     fast = initialized(wire)
     assert fast.take(request(10, "tools/call", {"name": "wait_for"}))
-    await settle(fast)
+    async with asyncio.timeout(1):
+        await wire.started.wait()
     assert fast.take(notification("notifications/cancelled", {"requestId": 10}))
-    await settle(fast)
+    async with asyncio.timeout(1):
+        await wire.cancelled.wait()
     wire.release.set()
-    await settle(fast)
-    assert wire.lines == []
+    assert fast.take(request(11, "tools/call", {"name": "later"}))
+    assert [line["id"] for line in await wire.replies(1)] == [11]  # nothing for the cancelled call
     assert fast.take(request(10, "tools/call", {"name": "again"}))  # the id is free again
-    await settle(fast)
-    assert [line["id"] for line in wire.lines] == [10]
+    assert [line["id"] for line in await wire.replies(2)] == [11, 10]

@@ -1,9 +1,9 @@
 """A launched browser SIGKILLed in the middle of a call: the call gets a CONNECTION error
 within 2 s, another connection of the same server is unaffected, and relaunching works.
 
-Calls go through the real registry in-process; the victim is killed while its call is in
-flight (a navigation that never loads, a wait that never ends, a screenshot, a debugger
-pause request), by the pid the launch reported.
+Calls go through the real registry in-process; the victim is killed, by the pid the launch
+reported, once its call has sent the command it then waits on (a navigation that never loads,
+a wait that never ends, a screenshot, a debugger pause request).
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ import io
 import os
 import signal
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any
 
 import pytest
 
+from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.manager import ConnectionManager
+from cdpilot.cdp import CdpSession
 from cdpilot.context import Settings, ToolContext
 from cdpilot.errors import ErrorLog
 from cdpilot.handlers import HANDLERS
@@ -30,13 +32,13 @@ from tests.support.site import NOISE_PAGE, SITE
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
-IN_FLIGHT_S = 0.3  # long enough for the call to have sent its commands; the kill lands mid-call
 ANSWER_BOUND_S = 2.0
-CASES: dict[str, tuple[str, dict[str, Any]]] = {
-    "navigate": ("navigate", {"url_path": HANG_PATH, "timeout_ms": 20000}),
-    "query (wait_for)": ("wait_for", {"selector": "#never", "timeout_ms": 20000}),
-    "screenshot": ("browser_screenshot", {"format": "png", "path": "noise.png"}),
-    "paused debugger": ("debugger_pause", {"timeout_ms": 20000}),
+# case: (tool, arguments, the CDP command whose sending puts the call in flight)
+CASES: dict[str, tuple[str, dict[str, Any], str]] = {
+    "navigate": ("navigate", {"url_path": HANG_PATH, "timeout_ms": 20000}, "Page.navigate"),
+    "query (wait_for)": ("wait_for", {"selector": "#never", "timeout_ms": 20000}, "Runtime.evaluate"),
+    "screenshot": ("browser_screenshot", {"format": "png", "path": "noise.png"}, "Page.captureScreenshot"),
+    "paused debugger": ("debugger_pause", {"timeout_ms": 20000}, "Debugger.pause"),
 }
 
 
@@ -62,6 +64,20 @@ async def call(registry: Registry, tool: str, **arguments: Any) -> tuple[str | N
     return ((result.meta or {}).get("cdpilot/errorType") if result.is_error else None), text
 
 
+def sent(conn: BrowserConnection, method: str, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """Set once `conn` has sent a `method` command to its browser."""
+    event = asyncio.Event()
+    send_command = conn.cdp.send_command
+
+    async def spy(name: str, params: Mapping[str, Any] | None, *, session: CdpSession, timeout_s: float) -> Any:
+        if name == method:
+            event.set()
+        return await send_command(name, params, session=session, timeout_s=timeout_s)
+
+    monkeypatch.setattr(conn.cdp, "send_command", spy)
+    return event
+
+
 async def launch(registry: Registry, connection_id: str) -> int:
     error, text = await call(registry, "chrome_launch", connection_id=connection_id)
     assert error is None, text
@@ -69,12 +85,14 @@ async def launch(registry: Registry, connection_id: str) -> int:
 
 
 @pytest.mark.parametrize("case", list(CASES))
-async def test_a_browser_killed_mid_call(case: str, registry: Registry, site: str, report: Report) -> None:
+async def test_a_browser_killed_mid_call(
+    case: str, registry: Registry, site: str, report: Report, monkeypatch: pytest.MonkeyPatch
+) -> None:
     victim_pid = await launch(registry, "victim")
     await launch(registry, "bystander")
     assert (await call(registry, "navigate", url=f"{site}/", connection_id="bystander"))[0] is None
     assert (await call(registry, "navigate", url=f"{site}/", connection_id="victim"))[0] is None
-    tool, arguments = CASES[case]
+    tool, arguments, command = CASES[case]
     if "url_path" in arguments:
         arguments = {"url": site + arguments["url_path"], "timeout_ms": arguments["timeout_ms"]}
     if tool == "debugger_pause":
@@ -85,8 +103,10 @@ async def test_a_browser_killed_mid_call(case: str, registry: Registry, site: st
             0
         ] is None
 
+    command_sent = sent(registry.ctx.connections.get("victim"), command, monkeypatch)
     in_flight = asyncio.create_task(call(registry, tool, connection_id="victim", **arguments))
-    await asyncio.sleep(IN_FLIGHT_S)
+    async with asyncio.timeout(10):
+        await command_sent.wait()
     killed_at = time.monotonic()
     os.kill(victim_pid, signal.SIGKILL)
     async with asyncio.timeout(10):
