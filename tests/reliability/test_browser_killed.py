@@ -9,7 +9,6 @@ a wait that never ends, a screenshot, a debugger pause request).
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 import signal
 import time
@@ -21,13 +20,12 @@ import pytest
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.cdp import CdpSession
-from cdpilot.context import Settings, ToolContext
-from cdpilot.errors import ErrorLog
-from cdpilot.handlers import HANDLERS
+from cdpilot.context import Settings
 from cdpilot.server.registry import Registry
 from tests.reliability.conftest import Report
 from tests.support.chromium import chrome_env
 from tests.support.pages import HANG_PATH, serve_pages
+from tests.support.registry import answer, in_process_registry
 from tests.support.site import NOISE_PAGE, SITE
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -53,15 +51,9 @@ async def registry(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Re
     connections = ConnectionManager(env=chrome_env())
     settings = Settings(output_dir=tmp_path_factory.mktemp("out"))  # not the process's kept temp dir
     try:
-        yield Registry(ToolContext(connections, "legacy", settings), HANDLERS, log=ErrorLog(stream=io.StringIO()))
+        yield in_process_registry(connections, "legacy", settings)
     finally:
         await connections.aclose()
-
-
-async def call(registry: Registry, tool: str, **arguments: Any) -> tuple[str | None, str]:
-    result = await registry.call(tool, arguments)
-    text = "".join(getattr(block, "text", "") for block in result.content)
-    return ((result.meta or {}).get("cdpilot/errorType") if result.is_error else None), text
 
 
 def sent(conn: BrowserConnection, method: str, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
@@ -79,7 +71,7 @@ def sent(conn: BrowserConnection, method: str, monkeypatch: pytest.MonkeyPatch) 
 
 
 async def launch(registry: Registry, connection_id: str) -> int:
-    error, text = await call(registry, "chrome_launch", connection_id=connection_id)
+    error, text = await answer(registry, "chrome_launch", connection_id=connection_id)
     assert error is None, text
     return int(text.split("pid=")[1].split()[0])
 
@@ -90,21 +82,21 @@ async def test_a_browser_killed_mid_call(
 ) -> None:
     victim_pid = await launch(registry, "victim")
     await launch(registry, "bystander")
-    assert (await call(registry, "navigate", url=f"{site}/", connection_id="bystander"))[0] is None
-    assert (await call(registry, "navigate", url=f"{site}/", connection_id="victim"))[0] is None
+    assert (await answer(registry, "navigate", url=f"{site}/", connection_id="bystander"))[0] is None
+    assert (await answer(registry, "navigate", url=f"{site}/", connection_id="victim"))[0] is None
     tool, arguments, command = CASES[case]
     if "url_path" in arguments:
         arguments = {"url": site + arguments["url_path"], "timeout_ms": arguments["timeout_ms"]}
     if tool == "debugger_pause":
-        assert (await call(registry, "debugger_enable", connection_id="victim"))[0] is None
+        assert (await answer(registry, "debugger_enable", connection_id="victim"))[0] is None
     if tool == "browser_screenshot":  # ~1 s to encode: the kill lands while Chrome is at it
-        assert (await call(registry, "navigate", url=f"{site}/noise", connection_id="victim"))[0] is None
-        assert (await call(registry, "browser_set_viewport", width=1600, height=1600, connection_id="victim"))[
+        assert (await answer(registry, "navigate", url=f"{site}/noise", connection_id="victim"))[0] is None
+        assert (await answer(registry, "browser_set_viewport", width=1600, height=1600, connection_id="victim"))[
             0
         ] is None
 
     command_sent = sent(registry.ctx.connections.get("victim"), command, monkeypatch)
-    in_flight = asyncio.create_task(call(registry, tool, connection_id="victim", **arguments))
+    in_flight = asyncio.create_task(answer(registry, tool, connection_id="victim", **arguments))
     async with asyncio.timeout(10):
         await command_sent.wait()
     killed_at = time.monotonic()
@@ -112,17 +104,17 @@ async def test_a_browser_killed_mid_call(
     async with asyncio.timeout(10):
         error, text = await in_flight
     took = time.monotonic() - killed_at
-    bystander_error, bystander_text = await call(registry, "evaluate_js", expression="6 * 7", connection_id="bystander")
+    bystander = await answer(registry, "evaluate_js", expression="6 * 7", connection_id="bystander")
     report.record(
         "browser_killed",
         **{f"{case}: error type": error, f"{case}: seconds after the kill": round(took, 2)},
     )
     assert error == "CONNECTION", text
     assert took < ANSWER_BOUND_S
-    assert (bystander_error, bystander_text) == (None, "42"), "the other connection was affected"
+    assert bystander == (None, "42"), "the other connection was affected"
 
     relaunched = await launch(registry, "victim")  # the same id again: replaced cleanly
     assert relaunched != victim_pid
-    assert await call(registry, "evaluate_js", expression="1 + 1", connection_id="victim") == (None, "2")
+    assert await answer(registry, "evaluate_js", expression="1 + 1", connection_id="victim") == (None, "2")
     for connection_id in ("victim", "bystander"):
-        assert (await call(registry, "chrome_disconnect", connection_id=connection_id))[0] is None
+        assert (await answer(registry, "chrome_disconnect", connection_id=connection_id))[0] is None

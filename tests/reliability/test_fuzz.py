@@ -36,7 +36,6 @@ which are counted on their own.
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import re
 import shlex
@@ -59,12 +58,11 @@ from hypothesis_jsonschema import from_schema
 
 from cdpilot.browser.session.endpoints import is_loopback
 from cdpilot.browser.session.manager import ConnectionManager
-from cdpilot.context import Settings, ToolContext
-from cdpilot.errors import ErrorLog
-from cdpilot.handlers import HANDLERS
+from cdpilot.context import Settings
 from cdpilot.server.registry import Registry
 from tests.reliability.conftest import Report, scaled
 from tests.support.chromium import TEST_CHROME_ARGS
+from tests.support.registry import in_process_registry
 
 SUITE = "schema_fuzzing"
 VALID_SETS = scaled(20, 200)
@@ -354,7 +352,7 @@ def fuzz_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[C
         connections = ConnectionManager(env=env)
         made.append(connections)
         settings_ = Settings(output_dir=tmp_path / "out", rate_limit=None)  # thousands of calls a second, on purpose
-        return Registry(ToolContext(connections, mode, settings_), HANDLERS, log=ErrorLog(stream=io.StringIO()))
+        return in_process_registry(connections, mode, settings_)
 
     yield make
     for connections in made:

@@ -7,7 +7,6 @@ so the suite can read the CDP connection's pending-command count after each case
 
 from __future__ import annotations
 
-import io
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -15,13 +14,12 @@ from typing import Any
 import pytest
 
 from cdpilot.browser.session.manager import ConnectionManager
-from cdpilot.context import Settings, ToolContext
-from cdpilot.errors import ErrorLog
-from cdpilot.handlers import HANDLERS
+from cdpilot.context import Settings
 from cdpilot.server.registry import Registry
 from tests.reliability.conftest import Report
 from tests.support.chromium import chrome_env
 from tests.support.pages import serve_pages
+from tests.support.registry import answer, in_process_registry
 from tests.support.site import NOISE_PAGE, SITE
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -41,11 +39,8 @@ class Session:
     async def call(self, tool: str, **arguments: Any) -> tuple[str | None, str, float]:
         """(error type or None, text, seconds) of one call."""
         started = time.monotonic()
-        result = await self.registry.call(tool, arguments)
-        took = time.monotonic() - started
-        text = "".join(getattr(block, "text", "") for block in result.content)
-        error = (result.meta or {}).get("cdpilot/errorType") if result.is_error else None
-        return error, text, took
+        error, text = await answer(self.registry, tool, **arguments)
+        return error, text, time.monotonic() - started
 
     async def pending_after_settling(self) -> int:
         """CDP commands still unanswered once stalled ones have had their deadline."""
@@ -81,7 +76,7 @@ def site() -> Iterator[str]:
 async def session(report: Report, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Session]:
     connections = ConnectionManager(env=chrome_env())
     settings = Settings(output_dir=tmp_path_factory.mktemp("out"))  # not the process's kept temp dir
-    registry = Registry(ToolContext(connections, "legacy", settings), HANDLERS, log=ErrorLog(stream=io.StringIO()))
+    registry = in_process_registry(connections, "legacy", settings)
     try:
         error, text, _ = await Session(registry, connections, report).call("chrome_launch")
         assert error is None, text

@@ -39,14 +39,12 @@ import pytest
 from cdpilot.browser.observe.network import redact_headers
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.manager import ConnectionManager
-from cdpilot.context import Settings, ToolContext
-from cdpilot.errors import ArgumentError, ErrorLog
-from cdpilot.handlers import HANDLERS
+from cdpilot.errors import ArgumentError
 from cdpilot.output_files import write_output
-from cdpilot.server.registry import Registry
 from tests.e2e.harness import RawServer
 from tests.reliability.conftest import Report
 from tests.support.chromium import cmdline_of, listening_socket_inodes, socket_inodes_of
+from tests.support.registry import in_process_registry
 
 SUITE = "security"
 SECRET = f"cdpilotSecret{uuid.uuid4().hex[:12]}"  # an identifier, so it also works as JavaScript
@@ -486,7 +484,7 @@ def test_the_log_masks_argument_values_but_not_the_action() -> None:
     the message quoted them; the action word itself is no secret and stays readable."""
     stream = io.StringIO()
     connections = ConnectionManager(env={"CDPILOT_CHROME_PATH": "/nonexistent/chromium", "PATH": "/nonexistent"})
-    registry = Registry(ToolContext(connections, "smart", Settings()), HANDLERS, log=ErrorLog(stream=stream))
+    registry = in_process_registry(connections, "smart", log=stream)
     result = asyncio.run(registry.call("chrome", {"action": "connect", "host": f"{SECRET}.example"}))
     assert SECRET in result.content[0].text  # the client is told what was refused
     assert SECRET not in stream.getvalue()

@@ -6,7 +6,6 @@ can be read before and after). Growth must stay small and bounded; no call may b
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 import statistics
 import threading
@@ -19,13 +18,11 @@ from typing import Any
 import pytest
 
 from cdpilot.browser.session.manager import ConnectionManager
-from cdpilot.context import Settings, ToolContext
-from cdpilot.errors import ErrorLog
-from cdpilot.handlers import HANDLERS
-from cdpilot.server.registry import Registry
+from cdpilot.context import Settings
 from tests.reliability.conftest import Report, scaled
 from tests.support.chromium import chrome_env
 from tests.support.pages import serve_pages
+from tests.support.registry import in_process_registry
 from tests.support.site import SITE
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.timeout(900)]
@@ -84,9 +81,7 @@ def site() -> Iterator[str]:
 
 async def test_soak_mixed_calls_and_launch_cycles(site: str, report: Report) -> None:
     connections = ConnectionManager(env=chrome_env())
-    registry = Registry(
-        ToolContext(connections, "legacy", Settings(rate_limit=None)), HANDLERS, log=ErrorLog(stream=io.StringIO())
-    )
+    registry = in_process_registry(connections, "legacy", Settings(rate_limit=None))
     timings: dict[str, list[float]] = defaultdict(list)
     outcomes: dict[str, int] = defaultdict(int)
 
