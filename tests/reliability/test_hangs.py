@@ -101,7 +101,8 @@ async def test_an_open_alert(session: Session, site: str) -> None:
     assert error == "STATE" and took < 3 and "handle_dialog()" in text
     error, _, _ = await session.call("handle_dialog", accept=True)
     assert error is None
-    assert await session.call("evaluate_js", expression="6 * 7") == (None, "42", pytest.approx(0, abs=3))
+    error, text, took = await session.call("evaluate_js", expression="6 * 7")
+    assert (error, text) == (None, "42") and took < 3
     await session.settled("open alert, once answered")
 
 
@@ -130,7 +131,8 @@ async def test_a_crashed_tab(session: Session, site: str) -> None:
     assert error == "CONNECTION" and "The page crashed" in text and "reload()" in text and took < 2
     error, text, _ = await session.call("reload")
     assert error is None, text
-    assert await session.call("evaluate_js", expression="6 * 7") == (None, "42", pytest.approx(0, abs=3))
+    error, text, took = await session.call("evaluate_js", expression="6 * 7")
+    assert (error, text) == (None, "42") and took < 3
 
 
 async def test_a_closed_tab(session: Session, site: str) -> None:
@@ -141,7 +143,8 @@ async def test_a_closed_tab(session: Session, site: str) -> None:
     assert error == "CONNECTION" and "The tab was closed" in text and "new_target()" in text and took < 2
     error, text, _ = await session.call("new_target", url=site + "/")
     assert error is None, text
-    assert await session.call("evaluate_js", expression="6 * 7") == (None, "42", pytest.approx(0, abs=3))
+    error, text, took = await session.call("evaluate_js", expression="6 * 7")
+    assert (error, text) == (None, "42") and took < 3
 
 
 async def test_a_seven_megabyte_screenshot_is_refused_inline_and_saved_to_a_file(session: Session, site: str) -> None:

@@ -98,7 +98,7 @@ def leftovers_of(profile_dir: str, timeout_s: float = 10.0) -> list[str]:
 
 def listening_socket_inodes() -> set[str]:
     """Inodes of every listening TCP socket (IPv4 and IPv6) on this machine."""
-    inodes = set()
+    inodes: set[str] = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         for line in Path(table).read_text().splitlines()[1:]:
             fields = line.split()
@@ -109,7 +109,7 @@ def listening_socket_inodes() -> set[str]:
 
 def socket_inodes_of(pid: int) -> set[str]:
     """Inodes of the sockets a process holds open (none once it has exited)."""
-    inodes = set()
+    inodes: set[str] = set()
     try:
         fds = list(Path(f"/proc/{pid}/fd").iterdir())
     except FileNotFoundError:
