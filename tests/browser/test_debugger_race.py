@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cdpilot.browser.debugger.page_debugger import ExecutionPausedError
+from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError
 from cdpilot.browser.session.browser_connection import BrowserConnection
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from cdpilot.browser.page.dialogs import DialogInfo, DialogOpenError, DialogWatcher
+from cdpilot.browser.page.dialogs import DialogOpenError, DialogWatcher
+from cdpilot.browser.page.page_facts import DialogInfo
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import StateError
 

@@ -1,22 +1,24 @@
-"""NetworkLog on a real Chromium (redirect hops, real headers, bodies, page scope) and its helpers."""
+"""NetworkLog on a real Chromium (redirect hops, real headers, bodies, page scope, pages of the list)
+and its filters."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
-from cdpilot.browser.observe.network import (
-    NetworkLog,
-    NetworkRequest,
-    matching,
-    redact_headers,
+from cdpilot.browser.observe.network import NetworkLog
+from cdpilot.browser.observe.network_facts import (
+    MissingBody,
+    NetworkEntry,
+    RequestFilter,
+    ResponseBody,
     url_matcher,
 )
 from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.cdp import CdpSession
 from cdpilot.errors import StateError
 from tests.browser.helpers import run
 from tests.support.pages import serve_pages
@@ -38,7 +40,7 @@ def pages() -> Iterator[str]:
         yield base_url
 
 
-def by_path(log: NetworkLog, pages: str, path: str) -> list[Any]:
+def by_path(log: NetworkLog, pages: str, path: str) -> list[NetworkEntry]:
     return [r for r in log.requests() if r.url == pages + path]
 
 
@@ -55,20 +57,20 @@ async def test_each_redirect_hop_is_a_request_of_its_own(browser: BrowserConnect
     )
     assert moved.cdp_id == landed.cdp_id and int(landed.id) == int(moved.id) + 1
     assert moved.duration_ms is not None and moved.response_headers["Location"] == "/welcome"
-    assert log.get(landed.cdp_id) is landed  # a CDP id names its latest hop
+    assert log.get(landed.cdp_id) == landed  # a CDP id names its latest hop
 
 
 async def test_real_headers_and_bodies(browser: BrowserConnection, pages: str) -> None:
     await navigate(browser, f"{pages}/fetch")
     await run(browser, "fetch('/api/data', {headers: {Authorization: 'Bearer t'}}).then(r => r.text())")
     log = browser.features.network
-    [data] = by_path(log, pages, "/api/data")
-    await log.settle(data, 5)
+    [sent] = by_path(log, pages, "/api/data")
+    data = await log.settled(sent.id, 5)
     assert data.request_headers["Authorization"] == "Bearer t"
     assert data.response_headers["Set-Cookie"] == "session=abc123; HttpOnly"  # only the ExtraInfo twin has it
     assert (data.status, data.mime_type, data.resource_type) == (200, "application/json", "fetch")
-    body = await log.body(data)
-    assert (body.binary, body.data) == (False, b'{"message": "data loaded", "items": [1, 2, 3]}')
+    body = await log.body(data.id)
+    assert body == ResponseBody(b'{"message": "data loaded", "items": [1, 2, 3]}', binary=False)
 
 
 async def test_a_binary_body_comes_back_as_bytes(browser: BrowserConnection, pages: str) -> None:
@@ -76,8 +78,7 @@ async def test_a_binary_body_comes_back_as_bytes(browser: BrowserConnection, pag
     await run(browser, "fetch('/blob.bin').then(r => r.arrayBuffer()).then(b => b.byteLength)")
     log = browser.features.network
     [blob] = by_path(log, pages, "/blob.bin")
-    body = await log.body(blob, wait_s=5)
-    assert (body.binary, body.data) == (True, BINARY)
+    assert await log.body(blob.id, wait_s=5) == ResponseBody(BINARY, binary=True)
 
 
 async def test_a_failed_request_has_status_zero_and_no_body(browser: BrowserConnection, pages: str) -> None:
@@ -86,8 +87,10 @@ async def test_a_failed_request_has_status_zero_and_no_body(browser: BrowserConn
     log = browser.features.network
     [failed] = by_path(log, "http://127.0.0.1:1", "/nothing")
     assert failed.status == 0 and failed.error_text is not None and "ERR_" in failed.error_text
-    with pytest.raises(StateError, match=r"failed .*: it has no body"):
-        await log.body(failed)
+    body = await log.body(failed.id)
+    assert isinstance(body, MissingBody) and re.fullmatch(
+        rf"Request {failed.id} failed \(.*\): it has no body\.", body.reason
+    )
 
 
 async def test_a_navigation_keeps_only_the_new_page(browser: BrowserConnection, pages: str) -> None:
@@ -109,8 +112,8 @@ async def test_a_body_from_an_ended_session_is_explained(browser: BrowserConnect
     await run(browser, "fetch('/page/3').then(r => r.text())")
     [request] = by_path(kept, pages, "/page/3")
     await browser.use_target(browser.page.target_id or "")  # a new session; the old one is detached
-    with pytest.raises(StateError, match="its page session has ended"):
-        await kept.body(request)
+    gone = MissingBody(f"The body of request {request.id} is gone: its page session has ended.")
+    assert await kept.body(request.id) == gone
 
 
 async def test_the_log_keeps_the_newest_requests(browser: BrowserConnection, pages: str) -> None:
@@ -119,6 +122,9 @@ async def test_the_log_keeps_the_newest_requests(browser: BrowserConnection, pag
     await small.attach(browser.page)
     await run(browser, "Promise.all([1, 2, 3, 4, 5].map(i => fetch('/page/' + i).then(r => r.text())))")
     assert len(small.requests()) == 3 and small.dropped == 2
+    page = small.page(RequestFilter(url_pattern="/page/"), offset=1, limit=5)
+    assert (page.offset, page.matching, page.recorded, page.dropped) == (1, 3, 3, 2)
+    assert [r.id for r in page.requests] == [r.id for r in small.requests()[1:]]
     await browser.use_target(browser.page.target_id or "")
 
 
@@ -131,9 +137,10 @@ def test_url_patterns_glob_or_match_a_substring() -> None:
     assert url_matcher("*[x]*")("http://h/[x]")  # only * and ? are special
 
 
-def request(request_id: str, url: str, resource_type: str, status: int | None) -> NetworkRequest:
-    session = cast(CdpSession, None)  # the filters never touch it
-    return NetworkRequest(request_id, request_id, "L", session, "GET", url, resource_type, 0.0, {}, status=status)
+def request(request_id: str, url: str, resource_type: str, status: int | None) -> NetworkEntry:
+    return NetworkEntry(
+        request_id, request_id, "GET", url, resource_type, {}, None, status, "", "", {}, None, None, None
+    )
 
 
 def test_filters_combine_and_other_means_any_unnamed_type() -> None:
@@ -146,8 +153,7 @@ def test_filters_combine_and_other_means_any_unnamed_type() -> None:
     ]
 
     def ids(**filters: Any) -> list[str]:
-        given = {"resource_type": None, "status": None, "url_pattern": None, **filters}
-        return [r.id for r in matching(requests, **given)]
+        return [r.id for r in RequestFilter(**filters).select(requests)]
 
     assert ids() == ["1", "2", "3", "4", "5"]
     assert ids(resource_type="fetch") == ["2", "3"]
@@ -155,24 +161,3 @@ def test_filters_combine_and_other_means_any_unnamed_type() -> None:
     assert ids(resource_type="other") == ["4", "5"]
     assert ids(status=0) == ["4"]
     assert ids(url_pattern="/api/", status=200) == ["2"]
-
-
-def test_secret_headers_are_redacted_by_name() -> None:
-    headers = {
-        "Cookie": "a=1",
-        "X-CSRF-Token": "abc",
-        "X-My-Session-Id": "s1",
-        "api-key": "k",
-        "X-Password-Hint": "pw",
-        "Accept": "*/*",
-        "authorization": "Bearer secret",
-    }
-    assert redact_headers(headers) == [
-        ("Accept", "*/*"),
-        ("api-key", "[redacted, 1 chars]"),
-        ("authorization", "[redacted, 13 chars]"),
-        ("Cookie", "[redacted, 3 chars]"),
-        ("X-CSRF-Token", "[redacted, 3 chars]"),
-        ("X-My-Session-Id", "[redacted, 2 chars]"),
-        ("X-Password-Hint", "[redacted, 2 chars]"),
-    ]

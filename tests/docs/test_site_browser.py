@@ -36,7 +36,7 @@ SHOT_PAGES = {"index": "/index.html", "tool-breakpoint": "/smart/breakpoint.html
 
 
 async def js(conn: BrowserConnection, expression: str) -> Any:
-    return json.loads(await evaluate(conn, expression, await_promise=False, timeout_ms=5000))
+    return (await evaluate(conn, expression, await_promise=False, timeout_ms=5000)).json_value
 
 
 def mode_tools(mode: str) -> list[dict[str, Any]]:

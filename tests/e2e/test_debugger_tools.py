@@ -282,7 +282,7 @@ async def test_bad_debugger_arguments(debug_page: ModeClient, site: str) -> None
 async def test_every_debugger_tool_needs_the_debugger_enabled(client: ModeClient, site: str) -> None:
     await client.ok("navigate", url=site + "/debug")
     enable = "enable_debug_tools()" if client.mode == "smart" else "debugger_enable()"
-    for tool, arguments in [
+    calls: list[tuple[str, dict[str, object]]] = [
         ("debugger_set_breakpoint", {"url": app_js(site), "line_number": 1}),
         ("debugger_remove_breakpoint", {"breakpoint_id": "bp1"}),
         ("debugger_list_breakpoints", {}),
@@ -295,7 +295,8 @@ async def test_every_debugger_tool_needs_the_debugger_enabled(client: ModeClient
         ("debugger_evaluate_on_call_frame", {"call_frame_id": 0, "expression": "1"}),
         ("debugger_set_pause_on_exceptions", {"state": "all"}),
         ("debugger_disable", {}),
-    ]:
+    ]
+    for tool, arguments in calls:
         kind, text = await client.error(tool, **arguments)
         assert kind == "DEBUGGER", (tool, text)
         assert "The debugger is not enabled on this page." in text and enable in text, (tool, text)

@@ -2,19 +2,23 @@
 
 The console tool lists entries with where they came from; the bundles after an action or a
 pause show the newest few in short. Both are `console_entry_line`, so an entry reads the same
-wherever it appears.
+wherever it appears. The console tool's answer must fit the answer budget, so it keeps the
+newest entries that fit and its header says what it left out and how to see it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from urllib.parse import urlsplit
 
-from cdpilot.browser.observe.console import ConsoleEntry
-from cdpilot.text import clip, one_line
+from cdpilot.browser.observe.console_facts import ConsoleEntry, ConsoleView, StackFrame
+from cdpilot.text import clip, one_line, plural
 
 BUNDLE_TEXT_CHARS = 120  # an entry in a bundle after an action or a pause
 BUNDLE_ENTRIES = 5
 LOCATION_CHARS = 60
+PAGE_URL_CHARS = 100  # a page's URL in the separators between pages
+MAX_LIMIT = 100  # the tool's `limit` goes no higher
 
 
 def origin_of(url: str | None) -> str:
@@ -30,6 +34,11 @@ def compact_url(url: str, origin: str, limit: int) -> str:
     return clip(url, limit, keep="ends")
 
 
+def stack_frame_line(frame: StackFrame) -> str:
+    """``at fn (url:line:column)``, as a browser's console prints a stack."""
+    return f"at {frame.function or '(anonymous)'} ({frame.url or '<anonymous>'}:{frame.line}:{frame.column})"
+
+
 def console_entry_line(
     entry: ConsoleEntry, *, text_chars: int | None = BUNDLE_TEXT_CHARS, origin: str | None = None, expand: bool = False
 ) -> str:
@@ -41,12 +50,12 @@ def console_entry_line(
     line = f"[{entry.level}] {text}" + (f" (×{entry.count})" if entry.count > 1 else "")
     if origin is not None and entry.url:
         line += f"  @ {compact_url(entry.url, origin, LOCATION_CHARS)}" + (f":{entry.line}" if entry.line else "")
-    if expand and entry.stack:
-        line += "".join(f"\n    {frame}" for frame in entry.stack.splitlines())
+    if expand:
+        line += "".join(f"\n    {stack_frame_line(frame)}" for frame in entry.stack)
     return line
 
 
-def console_bundle_lines(entries: list[ConsoleEntry], title: str) -> list[str]:
+def console_bundle_lines(entries: Sequence[ConsoleEntry], title: str) -> list[str]:
     """The newest console output after an action or in a pause: a few entries, then how many more."""
     if not entries:
         return []
@@ -57,3 +66,50 @@ def console_bundle_lines(entries: list[ConsoleEntry], title: str) -> list[str]:
     if len(entries) > BUNDLE_ENTRIES:
         lines.append(f"  …{len(entries) - BUNDLE_ENTRIES} more: {{tool:get_console_logs}}")
     return lines
+
+
+def console_answer(view: ConsoleView, *, page_url: str, limit: int, expand_errors: bool, max_chars: int) -> str:
+    """The console tool's answer: the newest `limit` entries of `view`, fewer when they would
+    not fit in `max_chars`, with the location of each; `expand_errors` adds their stacks."""
+    scope = "all recorded pages" if view.include_previous_pages else f"the current page ({page_url})"
+    level = "" if view.level is None else f" at level {view.level}"
+    if not view.entries:
+        text = f"No console messages{level} on {scope}."
+        if view.earlier_pages and not view.include_previous_pages:
+            text += f" Earlier pages logged {view.earlier_pages} (include_previous_pages=true)."
+        return text
+    origin = origin_of(page_url)
+    lines = [console_entry_line(e, text_chars=None, origin=origin, expand=expand_errors) for e in view.entries]
+    kept = min(limit, len(view.entries))
+    while True:  # the newest `kept` entries, fewer when they would not fit the answer budget
+        text = _console_text(view, lines, kept, limit=limit, page_url=page_url, header=f"Console{level} on {scope}")
+        if len(text) <= max_chars or kept == 1:
+            return text
+        kept -= 1
+
+
+def _console_text(view: ConsoleView, lines: list[str], kept: int, *, limit: int, page_url: str, header: str) -> str:
+    """The header saying what is left out, then the newest `kept` of the rendered `lines`,
+    with a separator before each page's first one when several pages are shown."""
+    notes = []
+    if kept < len(view.entries):
+        why = f"raise limit, max {MAX_LIMIT}" if kept == limit else "more would not fit: filter by level"
+        notes.append(f"{len(view.entries) - kept} older omitted ({why})")
+    if view.dropped:
+        notes.append(f"{view.dropped} oldest dropped: the log keeps the newest {view.capacity}")
+    header += f": {plural(len(view.entries), 'entry', 'entries')}"
+    header += f", last {kept} shown; {'; '.join(notes)}" if notes else ""
+    shown = [header]
+    generation: int | None = None
+    for entry, line in zip(view.entries[-kept:], lines[-kept:], strict=True):
+        if view.include_previous_pages and entry.page_generation != generation:
+            generation = entry.page_generation
+            shown.append(_page_separator(view, generation, page_url))
+        shown.append(line)
+    return "\n".join(shown)
+
+
+def _page_separator(view: ConsoleView, generation: int, page_url: str) -> str:
+    current = generation == view.generation
+    url = page_url if current else view.page_urls.get(generation, "(an earlier page)")
+    return f"--- {'current page' if current else 'page'} {clip(url, PAGE_URL_CHARS, keep='ends')} ---"

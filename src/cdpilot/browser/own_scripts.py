@@ -6,7 +6,7 @@ ignore-lists that URL (`Debugger.setBlackboxPatterns`). So a pause requested whi
 is idle is not taken in our next query or click check but at the page's own next statement,
 which is where the user asked to stop. Our scripts also run ``silent``, so pause-on-exceptions
 never stops in them. The debugger's probe keeps a URL of its own on purpose: resume and step
-rely on stopping in it (`cdpilot.browser.debugger.page_debugger`).
+rely on stopping in it (`cdpilot.browser.debugger.run_control`).
 
 The scripts themselves are real JavaScript files in ``browser/js/`` (package data), read once
 each by `page_script`; every file is one function or expression, and a test has Chromium

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from cdpilot_generated.models import EvaluateJsArgs
 
-from cdpilot.answers.debugging import pause_lines
-from cdpilot.browser.debugger.page_debugger import ExecutionPausedError
+from cdpilot.answers.pages import evaluation_answer, paused_evaluation_answer
+from cdpilot.answers.pause_bundle import pause_bundle_lines
+from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError
+from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
 from cdpilot.browser.page.evaluation import evaluate
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import wants_context
@@ -17,6 +19,7 @@ async def evaluate_js(args: EvaluateJsArgs, ctx: ToolContext) -> ToolResult:
     try:
         value = await evaluate(conn, args.expression, await_promise=args.await_promise, timeout_ms=args.timeout_ms)
     except ExecutionPausedError as exc:  # the expression ran into a breakpoint: that is the news
-        lines = await pause_lines(conn, exc.pause, full=wants_context(None, ctx), console_mark=mark)
-        return ToolResult("\n".join(["The expression paused in the debugger before it finished:", *lines]))
-    return ToolResult(value)
+        snapshot = await take_pause_snapshot(conn, exc.pause, full=wants_context(None, ctx), console_mark=mark)
+        lines = pause_bundle_lines(snapshot)
+        return ToolResult(paused_evaluation_answer(lines))
+    return ToolResult(evaluation_answer(value))

@@ -15,7 +15,8 @@ from cdpilot_generated.models import (
     SelectOptionArgs,
 )
 
-from cdpilot.answers.debugging import pause_lines
+from cdpilot.answers.pause_bundle import pause_bundle_lines
+from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
 from cdpilot.browser.dom import actions
 from cdpilot.browser.dom.actions import ActionReport
 from cdpilot.browser.dom.watch import context_lines
@@ -99,7 +100,7 @@ async def _answer(
     lines = [first, *report.effects.lines()]
     full = wants_context(include_context, ctx)
     if report.effects.pause is not None:
-        lines += await pause_lines(conn, report.effects.pause, full=full, console_mark=None)
+        lines += pause_bundle_lines(await take_pause_snapshot(conn, report.effects.pause, full=full, console_mark=None))
     elif full:
         lines += await context_lines(conn, report.element, report.effects)
     return ToolResult("\n".join(lines))

@@ -32,8 +32,8 @@ from cdpilot.browser.dom.keys import KeyPress, key_events, parse_key
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
 from cdpilot.browser.dom.watch import Effects, perform
 from cdpilot.browser.own_scripts import own_function
-from cdpilot.browser.page.dialogs import DialogInfo
 from cdpilot.browser.page.evaluation import exception_text
+from cdpilot.browser.page.page_facts import DialogInfo
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import ArgumentError, CdpCommandError, CdpTimeoutError, ExecutionError, FieldProblem, StateError
 from cdpilot.text import clip, one_line

@@ -16,11 +16,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from cdpilot.browser.debugger.page_debugger import ExecutionPausedError, Pause
+from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError, Pause
 from cdpilot.browser.dom.query import ElementHandle
-from cdpilot.browser.observe.console import ConsoleEntry
+from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.browser.own_scripts import own_expression, own_function, page_script
-from cdpilot.browser.page.dialogs import DialogInfo, DialogOpenError
+from cdpilot.browser.page.dialogs import DialogOpenError
+from cdpilot.browser.page.page_facts import DialogInfo
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import CdpCommandError, CdpTimeoutError

@@ -10,6 +10,8 @@ Every recorded message gets the next sequence number; an identical message right
 the previous one is folded into it (``count``), so an entry covers a contiguous run of
 numbers and `since` can tell how many of its repeats came after a mark. A main-frame
 navigation starts a new page generation. The log keeps the newest `MAX_ENTRIES` entries.
+Entries, stacks and reads of the log are plain facts (`console_facts`), rendered in
+`cdpilot.answers.console_log`.
 
 ``Runtime.enable`` and ``Log.enable`` replay what the page logged before they ran, before
 they answer. A page seen before (switched away from and back) would replay messages this
@@ -25,6 +27,7 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import Any
 
+from cdpilot.browser.observe.console_facts import ConsoleEntry, ConsoleView, StackFrame
 from cdpilot.browser.remote_values import render_remote
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.cdp.events import EventHandler
@@ -37,17 +40,6 @@ LEVELS = {"warning": "warning", "error": "error", "assert": "error", "info": "in
 LOG_LEVELS = {"verbose": "debug", "info": "info", "warning": "warning", "error": "error"}
 SKIPPED_TYPES = {"endGroup", "clear"}  # carry no message of their own
 _FORMAT = re.compile(r"%[sdifoOc%]")
-
-
-@dataclass(frozen=True)
-class ConsoleEntry:
-    level: str  # error | warning | info | log | debug
-    text: str
-    url: str | None
-    line: int | None  # 1-based
-    stack: str | None
-    page_generation: int  # bumped on every main-frame navigation
-    count: int = 1  # repeated identical messages are folded
 
 
 @dataclass
@@ -120,6 +112,25 @@ class ConsoleLog:
             if include_previous_pages or slot.entry.page_generation == self.generation
         ]
 
+    def read(self, *, include_previous_pages: bool, level: str | None) -> ConsoleView:
+        """The entries of the current page (or of every page held) at `level` (None: any)."""
+        held = self.entries(include_previous_pages=True)
+        current = self.entries()
+        in_scope = held if include_previous_pages else current
+        # Entries the bound pushed out were older than the oldest one held, so they may have
+        # been the current page's only when that one is.
+        dropped_in_scope = include_previous_pages or (bool(held) and held[0].page_generation == self.generation)
+        return ConsoleView(
+            entries=tuple(entry for entry in in_scope if level is None or entry.level == level),
+            level=level,
+            include_previous_pages=include_previous_pages,
+            generation=self.generation,
+            page_urls=dict(self.page_urls),
+            earlier_pages=len(held) - len(current),
+            dropped=self.dropped if dropped_in_scope else 0,
+            capacity=self._max_entries,
+        )
+
     def _record(
         self,
         domain: str,
@@ -129,7 +140,7 @@ class ConsoleLog:
         *,
         url: str | None = None,
         line: int | None = None,
-        stack: str | None = None,
+        stack: tuple[StackFrame, ...] = (),
     ) -> None:
         key = (self._target_id, domain)
         if timestamp is not None:
@@ -167,7 +178,7 @@ class ConsoleLog:
             text,
             url=frames[0].get("url") if frames else None,
             line=int(frames[0].get("lineNumber", 0)) + 1 if frames else None,
-            stack=render_stack(frames) if level == "error" else None,
+            stack=stack_frames(frames) if level == "error" else (),
         )
 
     def _on_exception(self, event: CdpEvent) -> None:
@@ -185,7 +196,7 @@ class ConsoleLog:
             text,
             url=details.get("url") or (frames[0].get("url") if frames else None),
             line=None if line is None else int(line) + 1,
-            stack=render_stack(frames),
+            stack=stack_frames(frames),
         )
 
     def _on_log_entry(self, event: CdpEvent) -> None:
@@ -202,7 +213,7 @@ class ConsoleLog:
             str(entry.get("text", "")),
             url=entry.get("url"),
             line=None if line is None else int(line) + 1,
-            stack=render_stack(frames) if level == "error" else None,
+            stack=stack_frames(frames) if level == "error" else (),
         )
 
     def _on_frame_navigated(self, event: CdpEvent) -> None:
@@ -212,15 +223,17 @@ class ConsoleLog:
             self.page_urls[self.generation] = str(frame.get("url", ""))
 
 
-def render_stack(frames: list[dict[str, Any]]) -> str | None:
-    """The top frames as ``at fn (url:line:column)``, 1-based like an editor."""
-    lines = [
-        f"at {frame.get('functionName') or '(anonymous)'} "
-        f"({frame.get('url') or '<anonymous>'}:{int(frame.get('lineNumber', 0)) + 1}:"
-        f"{int(frame.get('columnNumber', 0)) + 1})"
+def stack_frames(frames: list[dict[str, Any]]) -> tuple[StackFrame, ...]:
+    """The top `STACK_FRAMES` of a CDP stack trace, 1-based like an editor."""
+    return tuple(
+        StackFrame(
+            function=str(frame.get("functionName") or ""),
+            url=str(frame.get("url") or ""),
+            line=int(frame.get("lineNumber", 0)) + 1,
+            column=int(frame.get("columnNumber", 0)) + 1,
+        )
         for frame in frames[:STACK_FRAMES]
-    ]
-    return "\n".join(lines) or None
+    )
 
 
 def render_args(args: list[dict[str, Any]]) -> str:

@@ -9,41 +9,30 @@ partner, so an early one waits in `_early` until its request turns up.
 Requests get short ids of our own (``1``, ``2``, …): CDP's ids are long for documents and
 reused along a redirect chain, where each hop is a request of its own here. The log holds
 the current page only: a main-frame navigation keeps just the requests of the new
-document's loader, and a new page session starts afresh.
+document's loader, and a new page session starts afresh. Callers get `NetworkEntry`
+snapshots; the records the events update stay in here.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cdpilot.browser.observe.network_facts import MissingBody, NetworkEntry, RequestFilter, RequestPage, ResponseBody
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError, StateError
 
 MAX_REQUESTS = 1000
 LIST_SUGGESTION = "See the recorded requests and their ids with {tool:list_network_requests}."
-NAMED_TYPES = {"document", "stylesheet", "image", "media", "font", "script", "xhr", "fetch", "websocket"}
-SECRET_HEADERS = {
-    "cookie",
-    "set-cookie",
-    "authorization",
-    "proxy-authorization",
-    "x-api-key",
-    "x-auth-token",
-    "x-csrf-token",
-    "dpop",
-}
-# Any header whose name contains one of these is redacted: over-redacting a harmless header
-# costs little, leaking a credential a lot.
-SECRET_NAME_PARTS = ("token", "secret", "session", "password", "auth", "key", "jwt", "credential", "signature")
 
 
 @dataclass(eq=False)
-class NetworkRequest:
+class _Request:
+    """A request as the events fill it in; read out as a `NetworkEntry`."""
+
     id: str
     cdp_id: str
     loader_id: str
@@ -67,28 +56,36 @@ class NetworkRequest:
     settled: asyncio.Event = field(default_factory=asyncio.Event)
     loaded: asyncio.Event = field(default_factory=asyncio.Event)  # finished or failed
 
-    @property
-    def duration_ms(self) -> int | None:
-        return None if self.ended is None else max(0, round((self.ended - self.started) * 1000))
+    def entry(self) -> NetworkEntry:
+        return NetworkEntry(
+            id=self.id,
+            cdp_id=self.cdp_id,
+            method=self.method,
+            url=self.url,
+            resource_type=self.resource_type,
+            request_headers=dict(self.request_headers),
+            post_data=self.post_data,
+            status=self.status,
+            status_text=self.status_text,
+            mime_type=self.mime_type,
+            response_headers=dict(self.response_headers),
+            encoded_size=self.encoded_size,
+            duration_ms=None if self.ended is None else max(0, round((self.ended - self.started) * 1000)),
+            error_text=self.error_text,
+        )
 
-    def _check_settled(self) -> None:
+    def check_settled(self) -> None:
         """Settled: it failed, or it has its response and the real response headers."""
         if self.status == 0 or (self.status is not None and (self.has_response_extra or not self.expects_extra)):
             self.settled.set()
-
-
-@dataclass(frozen=True)
-class ResponseBody:
-    data: bytes
-    binary: bool  # Chrome sent it base64-encoded: not text
 
 
 class NetworkLog:
     """The requests of one connection's current page, oldest first (bounded)."""
 
     def __init__(self, max_requests: int = MAX_REQUESTS) -> None:
-        self._requests: dict[str, NetworkRequest] = {}  # our id -> request, oldest first
-        self._by_cdp_id: dict[str, NetworkRequest] = {}  # CDP id -> its latest hop
+        self._requests: dict[str, _Request] = {}  # our id -> request, oldest first
+        self._by_cdp_id: dict[str, _Request] = {}  # CDP id -> its latest hop
         self._early: dict[tuple[str, str], dict[str, Any]] = {}  # (kind, CDP id) -> ExtraInfo params
         self._max_requests = max_requests
         self._next_id = 1
@@ -119,11 +116,57 @@ class NetworkLog:
             "Network.loadingFailed": self._on_failed,
         }
 
-    def requests(self) -> list[NetworkRequest]:
-        return list(self._requests.values())
+    def requests(self) -> list[NetworkEntry]:
+        return [request.entry() for request in self._requests.values()]
 
-    def get(self, request_id: str) -> NetworkRequest:
+    def page(self, wanted: RequestFilter, *, offset: int, limit: int) -> RequestPage:
+        """The requests `wanted` picks, `limit` of them from `offset` on."""
+        recorded = self.requests()
+        found = wanted.select(recorded)
+        return RequestPage(
+            requests=tuple(found[offset : offset + limit]),
+            offset=offset,
+            matching=len(found),
+            recorded=len(recorded),
+            dropped=self.dropped,
+            filter=wanted,
+        )
+
+    def get(self, request_id: str) -> NetworkEntry:
         """A request by our id (or by CDP's, for its latest hop); StateError when unknown."""
+        return self._find(request_id).entry()
+
+    async def settled(self, request_id: str, timeout_s: float) -> NetworkEntry:
+        """A request once it has its response and real headers (waiting at most `timeout_s`);
+        a request still in flight is given as it stands."""
+        request = self._find(request_id)
+        await _wait(request.settled, timeout_s)
+        return request.entry()
+
+    async def body(self, request_id: str, *, wait_s: float = 0.0) -> ResponseBody | MissingBody:
+        """The response body, once loaded (waiting up to `wait_s` for the end of a download
+        that is under way), or why there is none."""
+        request = self._find(request_id)
+        await _wait(request.loaded, wait_s)
+        if request.status == 0:
+            return MissingBody(f"Request {request.id} failed ({request.error_text}): it has no body.")
+        if request.ended is None:
+            return MissingBody(f"Request {request.id} has not finished loading: its body is not there yet.")
+        if request.session.ended is not None:
+            return MissingBody(f"The body of request {request.id} is gone: its page session has ended.")
+        try:
+            reply = await request.session.send("Network.getResponseBody", {"requestId": request.cdp_id})
+        except CdpCommandError as exc:
+            return MissingBody(
+                f"Chrome no longer holds the body of request {request.id} ({exc.cdp_message}). It keeps "
+                "bodies of the current page only while its buffer has room, and redirects have none.",
+                suggestion="Trigger the request again, then ask for its body right away.",
+            )
+        if reply.get("base64Encoded"):
+            return ResponseBody(base64.b64decode(reply["body"]), binary=True)
+        return ResponseBody(str(reply["body"]).encode(), binary=False)
+
+    def _find(self, request_id: str) -> _Request:
         found = self._requests.get(request_id) or self._by_cdp_id.get(request_id)
         if found is None:
             raise StateError(
@@ -131,33 +174,6 @@ class NetworkLog:
                 suggestion=LIST_SUGGESTION,
             )
         return found
-
-    async def settle(self, request: NetworkRequest, timeout_s: float) -> None:
-        """Wait (at most `timeout_s`) for a request's response and its real headers; a request
-        still in flight is answered as it stands, so this never raises."""
-        await _wait(request.settled, timeout_s)
-
-    async def body(self, request: NetworkRequest, *, wait_s: float = 0.0) -> ResponseBody:
-        """The response body, once loaded (waiting up to `wait_s` for the end of a download
-        that is under way); StateError says why there is none."""
-        await _wait(request.loaded, wait_s)
-        if request.status == 0:
-            raise StateError(f"Request {request.id} failed ({request.error_text}): it has no body.")
-        if request.ended is None:
-            raise StateError(f"Request {request.id} has not finished loading: its body is not there yet.")
-        if request.session.ended is not None:
-            raise StateError(f"The body of request {request.id} is gone: its page session has ended.")
-        try:
-            reply = await request.session.send("Network.getResponseBody", {"requestId": request.cdp_id})
-        except CdpCommandError as exc:
-            raise StateError(
-                f"Chrome no longer holds the body of request {request.id} ({exc.cdp_message}). It keeps "
-                "bodies of the current page only while its buffer has room, and redirects have none.",
-                suggestion="Trigger the request again, then ask for its body right away.",
-            ) from exc
-        if reply.get("base64Encoded"):
-            return ResponseBody(base64.b64decode(reply["body"]), binary=True)
-        return ResponseBody(str(reply["body"]).encode(), binary=False)
 
     def _on_request(self, session: CdpSession, params: dict[str, Any]) -> None:
         cdp_id = str(params["requestId"])
@@ -167,7 +183,7 @@ class NetworkLog:
             previous.ended = float(params["timestamp"])
             previous.loaded.set()
         request = params["request"]
-        record = NetworkRequest(
+        record = _Request(
             id=str(self._next_id),
             cdp_id=cdp_id,
             loader_id=str(params.get("loaderId", "")),
@@ -203,7 +219,7 @@ class NetworkLog:
             record.request_headers, record.has_request_extra = headers, True
         else:
             record.response_headers, record.has_response_extra = headers, True
-            record._check_settled()
+            record.check_settled()
 
     def _on_response(self, params: dict[str, Any]) -> None:
         record = self._by_cdp_id.get(str(params["requestId"]))
@@ -211,7 +227,7 @@ class NetworkLog:
             record.expects_extra = bool(params.get("hasExtraInfo"))
             self._apply_response(record, params["response"])
 
-    def _apply_response(self, record: NetworkRequest, response: dict[str, Any]) -> None:
+    def _apply_response(self, record: _Request, response: dict[str, Any]) -> None:
         record.status = int(response["status"])
         record.status_text = str(response.get("statusText", ""))
         record.mime_type = str(response.get("mimeType", ""))
@@ -219,7 +235,7 @@ class NetworkLog:
             record.response_headers = dict(response.get("headers") or {})
         if early := self._early.pop(("response", record.cdp_id), None):
             self._on_extra("response", early)
-        record._check_settled()
+        record.check_settled()
 
     def _on_finished(self, event: CdpEvent) -> None:
         record = self._by_cdp_id.get(str(event.params["requestId"]))
@@ -234,7 +250,7 @@ class NetworkLog:
             record.ended = float(event.params["timestamp"])
             canceled = " (canceled)" if event.params.get("canceled") else ""
             record.status, record.error_text = 0, str(event.params.get("errorText", "failed")) + canceled
-            record._check_settled()
+            record.check_settled()
             record.loaded.set()
 
     def _on_frame_navigated(self, event: CdpEvent) -> None:
@@ -252,40 +268,3 @@ async def _wait(event: asyncio.Event, timeout_s: float) -> None:
             await event.wait()
     except TimeoutError:
         return
-
-
-def matching(
-    requests: Iterable[NetworkRequest], *, resource_type: str | None, status: int | None, url_pattern: str | None
-) -> list[NetworkRequest]:
-    """The requests that pass every given filter; ``other`` is any type not named in the enum."""
-    matches_url = url_matcher(url_pattern) if url_pattern else None
-    return [
-        r
-        for r in requests
-        if (
-            resource_type is None
-            or r.resource_type == resource_type
-            or (resource_type == "other" and r.resource_type not in NAMED_TYPES)
-        )
-        and (status is None or r.status == status)
-        and (matches_url is None or matches_url(r.url))
-    ]
-
-
-def url_matcher(pattern: str) -> Callable[[str], bool]:
-    """A glob with ``*`` and ``?`` matches the whole URL; a plain pattern matches anywhere in it."""
-    if "*" not in pattern and "?" not in pattern:
-        return lambda url: pattern in url
-    regex = re.compile("".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern), re.DOTALL)
-    return lambda url: regex.fullmatch(url) is not None
-
-
-def redact_headers(headers: dict[str, str]) -> list[tuple[str, str]]:
-    """Headers sorted by name, with the values of credentials replaced by their length."""
-    shown = []
-    for name, value in sorted(headers.items(), key=lambda item: item[0].lower()):
-        lowered = name.lower()
-        if lowered in SECRET_HEADERS or any(part in lowered for part in SECRET_NAME_PARTS):
-            value = f"[redacted, {len(value)} chars]"
-        shown.append((name, value))
-    return shown

@@ -10,48 +10,15 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from cdpilot.browser.own_scripts import own_expression
+from cdpilot.browser.own_scripts import own_expression, page_script
+from cdpilot.browser.page.page_facts import ImageFormat, MediaEmulation, Screenshot, ScreenshotArea, ViewportSet
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import ArgumentError, ExecutionError, FieldProblem, StateError
 
-ImageFormat = Literal["jpeg", "png", "webp"]
 MAX_FULL_PAGE_PX = 16384  # Chrome's largest texture: taller pages are cut here
 MEDIA_FEATURES = ("prefers-color-scheme", "prefers-reduced-motion")
-
-# The first visible match of a selector, scrolled into view; its box in document coordinates.
-_FIND_ELEMENT = """(() => {
-  let all;
-  try { all = document.querySelectorAll(%s); } catch (e) { return {invalid: String(e.message)}; }
-  for (const el of all) {
-    const r = el.getBoundingClientRect();
-    if (r.width <= 0 || r.height <= 0 || !el.checkVisibility({visibilityProperty: true})) continue;
-    el.scrollIntoView({block: "center", inline: "center"});
-    const b = el.getBoundingClientRect();
-    return {x: b.left + scrollX, y: b.top + scrollY, width: b.width, height: b.height};
-  }
-  return {matched: all.length};
-})()"""
-
-
-@dataclass(frozen=True)
-class Screenshot:
-    data_base64: str  # as Chrome sent it: handed on to the client without re-encoding
-    format: ImageFormat
-    width: int  # CSS pixels of the captured area
-    height: int
-    subject: str  # viewport | full page | the element's selector
-    cut: bool = False  # a full page taller than MAX_FULL_PAGE_PX
-
-    @property
-    def mime_type(self) -> str:
-        return f"image/{self.format}"
-
-    @property
-    def size_bytes(self) -> int:
-        return len(self.data_base64) * 3 // 4 - self.data_base64[-2:].count("=")
 
 
 async def _evaluate(conn: BrowserConnection, expression: str) -> Any:
@@ -66,7 +33,7 @@ async def _evaluate(conn: BrowserConnection, expression: str) -> Any:
 
 
 async def _element_clip(conn: BrowserConnection, selector: str) -> dict[str, float]:
-    found = await _evaluate(conn, _FIND_ELEMENT % json.dumps(selector))
+    found = await _evaluate(conn, f"(\n{page_script('visible_element_box')}\n)({json.dumps(selector)})")
     if "invalid" in found:
         raise ArgumentError(
             "The selector is not valid CSS.",
@@ -91,21 +58,17 @@ async def screenshot(
     selector: str | None = None,
 ) -> Screenshot:
     """Capture the viewport, the whole page or the first visible element matching `selector`."""
-    params: dict[str, Any] = {"format": image_format}
-    if image_format != "png":
-        params["quality"] = quality
-    cut = False
+    kept_quality = None if image_format == "png" else quality  # png is lossless: Chrome takes no quality
+    cut_at: int | None = None
+    area: ScreenshotArea
     if selector is not None:
-        clip = await _element_clip(conn, selector)
-        subject = selector
+        clip, area = await _element_clip(conn, selector), "element"
     else:
         metrics = await conn.page.send("Page.getLayoutMetrics")
         if full_page:
             content = metrics["cssContentSize"]
-            height = math.ceil(content["height"])
-            cut = height > MAX_FULL_PAGE_PX
-            clip = {"x": 0.0, "y": 0.0, "width": math.ceil(content["width"]), "height": min(height, MAX_FULL_PAGE_PX)}
-            subject = "full page"
+            clip, area = _full_page_clip(content), "full page"
+            cut_at = MAX_FULL_PAGE_PX if math.ceil(content["height"]) > MAX_FULL_PAGE_PX else None
         else:
             view = metrics["cssVisualViewport"]
             clip = {
@@ -114,28 +77,47 @@ async def screenshot(
                 "width": view["clientWidth"],
                 "height": view["clientHeight"],
             }
-            subject = "viewport"
-    params.update(clip={**clip, "scale": 1}, captureBeyondViewport=subject != "viewport")
+            area = "viewport"
+    params: dict[str, Any] = {"format": image_format, "clip": {**clip, "scale": 1}}
+    if kept_quality is not None:
+        params["quality"] = kept_quality
+    params["captureBeyondViewport"] = area != "viewport"
     reply = await conn.features.unless_blocked(conn.page.send("Page.captureScreenshot", params))
-    return Screenshot(reply["data"], image_format, round(clip["width"]), round(clip["height"]), subject, cut)
+    return Screenshot(
+        data_base64=reply["data"],
+        format=image_format,
+        quality=kept_quality,
+        width=round(clip["width"]),
+        height=round(clip["height"]),
+        area=area,
+        selector=selector,
+        cut_at_px=cut_at,
+    )
+
+
+def _full_page_clip(content: dict[str, float]) -> dict[str, float]:
+    """The whole content, no taller than Chrome can capture."""
+    height = math.ceil(content["height"])
+    return {"x": 0.0, "y": 0.0, "width": math.ceil(content["width"]), "height": min(height, MAX_FULL_PAGE_PX)}
 
 
 async def set_viewport(
     conn: BrowserConnection, *, width: int, height: int, device_scale_factor: float, mobile: bool
-) -> tuple[int, int]:
-    """Override the viewport; returns the page's innerWidth and innerHeight afterwards."""
+) -> ViewportSet:
+    """Override the viewport; answers with the page's innerWidth and innerHeight afterwards."""
     await conn.page.send(
         "Emulation.setDeviceMetricsOverride",
         {"width": width, "height": height, "deviceScaleFactor": device_scale_factor, "mobile": mobile},
     )
     inner = await _evaluate(conn, "[innerWidth, innerHeight]")
-    return int(inner[0]), int(inner[1])
+    return ViewportSet(width, height, device_scale_factor, mobile, int(inner[0]), int(inner[1]))
 
 
 async def emulate_media(
     conn: BrowserConnection, *, media: str | None, color_scheme: str | None, reduced_motion: str | None
-) -> None:
+) -> MediaEmulation:
     """Emulate a CSS media type and media features; an omitted one is reset to the real value."""
     values = (color_scheme, reduced_motion)
     features = [{"name": name, "value": value or ""} for name, value in zip(MEDIA_FEATURES, values, strict=True)]
     await conn.page.send("Emulation.setEmulatedMedia", {"media": media or "", "features": features})
+    return MediaEmulation(media or None, color_scheme or None, reduced_motion or None)

@@ -10,25 +10,10 @@ races operations against a dialog opening.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 
+from cdpilot.browser.page.page_facts import DialogInfo
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError, CdpTimeoutError, StateError
-from cdpilot.text import clip
-
-MESSAGE_PREVIEW_CHARS = 200
-
-
-@dataclass(frozen=True)
-class DialogInfo:
-    type: str  # alert | confirm | prompt | beforeunload
-    message: str
-    default_prompt: str
-
-    @property
-    def preview(self) -> str:
-        """The message, shortened for an answer."""
-        return clip(self.message, MESSAGE_PREVIEW_CHARS)
 
 
 class DialogOpenError(StateError):

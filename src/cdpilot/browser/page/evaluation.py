@@ -1,22 +1,22 @@
-"""JavaScript evaluation in the current page, answered as compact JSON.
+"""JavaScript evaluation in the current page.
 
-Values come back by value (``returnByValue``), so the answer is the page's own JSON view of
-the result; what JSON cannot carry (NaN, -0, BigInt, undefined, DOM nodes, functions) is
-answered with the value's JS spelling or its description.
+Values come back by value (``returnByValue``), so the answer can show the page's own JSON
+view of the result; for what JSON cannot carry (NaN, -0, BigInt, undefined, DOM nodes,
+functions) the browser's JS spelling or description is kept instead.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
+from cdpilot.browser.page.page_facts import EvaluatedValue
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import CdpTimeoutError, ExecutionError
 
 
-async def evaluate(conn: BrowserConnection, expression: str, *, await_promise: bool, timeout_ms: int) -> str:
-    """The value of `expression` in the page, as JSON text (or JS spelling when JSON has none)."""
+async def evaluate(conn: BrowserConnection, expression: str, *, await_promise: bool, timeout_ms: int) -> EvaluatedValue:
+    """The value of `expression` in the page."""
     params = {
         "expression": expression,
         "returnByValue": True,
@@ -38,7 +38,7 @@ async def evaluate(conn: BrowserConnection, expression: str, *, await_promise: b
             f"The expression threw: {exception_text(details)}",
             suggestion="Fix the expression; it runs in the page as written (wrap statements in an IIFE).",
         )
-    return render_value(reply["result"])
+    return _evaluated_value(reply["result"])
 
 
 def exception_text(details: dict[str, Any]) -> str:
@@ -48,11 +48,14 @@ def exception_text(details: dict[str, Any]) -> str:
     return description.splitlines()[0]
 
 
-def render_value(remote: dict[str, Any]) -> str:
-    if "unserializableValue" in remote:
-        return str(remote["unserializableValue"])
-    if remote.get("type") == "undefined":
-        return "undefined"
-    if "value" in remote:
-        return json.dumps(remote["value"], ensure_ascii=False, separators=(",", ":"))
-    return str(remote.get("description") or remote.get("type"))
+def _evaluated_value(remote: dict[str, Any]) -> EvaluatedValue:
+    """A ``RemoteObject`` returned by value, as a fact."""
+    unserializable = remote.get("unserializableValue")
+    description = remote.get("description")
+    return EvaluatedValue(
+        type=str(remote.get("type", "undefined")),
+        json_value=remote.get("value"),
+        has_json="value" in remote,
+        unserializable=None if unserializable is None else str(unserializable),
+        description=None if description is None else str(description),
+    )

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Literal
 
-from cdpilot.browser.debugger.page_debugger import ExecutionPausedError, Pause
+from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError, Pause
+from cdpilot.browser.page.page_facts import NavigationKind, NavigationResult
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpSession, EventStream
@@ -28,16 +28,6 @@ LIFECYCLE_EVENT_FOR: dict[str, str] = {
     "networkidle": "networkIdle",
 }
 STATUS_SCHEMES = ("http:", "https:")  # other schemes have no HTTP status (data:, about:, file:)
-
-
-@dataclass(frozen=True)
-class NavigationResult:
-    url: str
-    title: str
-    status: int | None
-    wait_until: str
-    elapsed_ms: int
-    pause: Pause | None = None  # the new page's scripts paused in the debugger before `wait_until`
 
 
 async def navigate(
@@ -73,7 +63,7 @@ async def navigate(
                 suggestion="Check that the address is right and that its server is up.",
             )
 
-    return await _run(conn, go, wait_until, timeout_ms)
+    return await _run(conn, "goto", go, wait_until, timeout_ms)
 
 
 async def go_in_history(
@@ -82,8 +72,8 @@ async def go_in_history(
     """Back (-1) or forward (+1) one history entry, waiting as `navigate` does."""
     history = await conn.page.send("Page.getNavigationHistory")
     position = history["currentIndex"] + delta
+    direction: NavigationKind = "back" if delta < 0 else "forward"
     if not 0 <= position < len(history["entries"]):
-        direction = "back" if delta < 0 else "forward"
         raise StateError(
             f"There is no page to go {direction} to: the history has {len(history['entries'])} entries "
             f"and this is entry {history['currentIndex'] + 1}.",
@@ -91,7 +81,11 @@ async def go_in_history(
         )
     entry_id = history["entries"][position]["id"]
     return await _run(
-        conn, lambda: conn.page.send("Page.navigateToHistoryEntry", {"entryId": entry_id}), wait_until, timeout_ms
+        conn,
+        direction,
+        lambda: conn.page.send("Page.navigateToHistoryEntry", {"entryId": entry_id}),
+        wait_until,
+        timeout_ms,
     )
 
 
@@ -100,12 +94,13 @@ async def reload(
 ) -> NavigationResult:
     """Reload the current page, waiting as `navigate` does."""
     return await _run(
-        conn, lambda: conn.page.send("Page.reload", {"ignoreCache": ignore_cache}), wait_until, timeout_ms
+        conn, "reload", lambda: conn.page.send("Page.reload", {"ignoreCache": ignore_cache}), wait_until, timeout_ms
     )
 
 
 async def _run(
     conn: BrowserConnection,
+    kind: NavigationKind,
     trigger: Callable[[], Awaitable[object]],
     wait_until: WaitUntil,
     timeout_ms: int,
@@ -144,7 +139,8 @@ async def _run(
             f"(waited for the main frame's {lifecycle} lifecycle event)."
         ) from exc
     conn.remember_location(final_url, title)
-    return NavigationResult(final_url, title, status, wait_until, round((loop.time() - started) * 1000), pause)
+    elapsed_ms = round((loop.time() - started) * 1000)
+    return NavigationResult(kind, final_url, title, status, wait_until, elapsed_ms, pause)
 
 
 async def _until_loaded(events: EventStream, main_frame: str, lifecycle: str) -> int | None:

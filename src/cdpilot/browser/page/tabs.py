@@ -10,23 +10,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fnmatch
-from dataclasses import dataclass
 
+from cdpilot.browser.page.page_facts import TargetClosed, TargetEntry, TargetSwitch
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import ArgumentError, FieldProblem, StateError
+from cdpilot.text import clip
 
 CLOSE_WAIT_S = 5.0
 LISTED_TYPES = ("page", "iframe", "worker", "shared_worker", "service_worker")
-
-
-@dataclass(frozen=True)
-class TargetEntry:
-    index: int | None  # pages only
-    target_id: str
-    type: str
-    title: str
-    url: str
-    current: bool
 
 
 async def list_targets(conn: BrowserConnection) -> list[TargetEntry]:
@@ -51,13 +42,13 @@ def _pages(entries: list[TargetEntry]) -> list[TargetEntry]:
 
 
 def _no_such_page(what: str, entries: list[TargetEntry]) -> StateError:
-    listing = "; ".join(f"[{e.index}] {e.title or e.url}"[:80] for e in _pages(entries))
+    listing = "; ".join(clip(f"[{e.index}] {e.title or e.url}", 80) for e in _pages(entries))
     return StateError(f"No page {what}. Pages: {listing}.", suggestion="See every page with {tool:list_targets}.")
 
 
 async def switch_target(
     conn: BrowserConnection, *, index: int | None, title: str | None, url: str | None
-) -> tuple[TargetEntry, int]:
+) -> TargetSwitch:
     """Make the chosen page current; answers it and how many other pages also matched."""
     given = {name: value for name, value in (("index", index), ("title", title), ("url", url)) if value is not None}
     if len(given) != 1:
@@ -81,7 +72,7 @@ async def switch_target(
     chosen = matches[0]
     await conn.use_target(chosen.target_id)
     await conn.cdp.browser.send("Target.activateTarget", {"targetId": chosen.target_id})
-    return chosen, len(matches) - 1
+    return TargetSwitch(chosen, len(matches) - 1)
 
 
 async def new_target(conn: BrowserConnection) -> TargetEntry:
@@ -91,7 +82,7 @@ async def new_target(conn: BrowserConnection) -> TargetEntry:
     return next(e for e in await list_targets(conn) if e.target_id == created["targetId"])
 
 
-async def close_target(conn: BrowserConnection, index: int | None) -> tuple[TargetEntry, TargetEntry]:
+async def close_target(conn: BrowserConnection, index: int | None) -> TargetClosed:
     """Close a page (default: the current one); answers the closed page and the current one after.
 
     The last page is replaced by a blank one first: a browser with no page may shut down."""
@@ -108,7 +99,7 @@ async def close_target(conn: BrowserConnection, index: int | None) -> tuple[Targ
     await _close(conn, closing.target_id)
     conn.forget_page(closing.target_id)
     current = next(e for e in await list_targets(conn) if e.current)
-    return closing, current
+    return TargetClosed(closing, current)
 
 
 async def _close(conn: BrowserConnection, target_id: str) -> None:

@@ -1,19 +1,18 @@
 """One browser we drive: its CDP connection, the page we talk to, and (if launched) its process.
 
-`ConnectionManager` (connections.py) keeps many of these; handlers reach one through
+`ConnectionManager` (manager.py) keeps many of these; handlers reach one through
 `ConnectionManager.get` and talk to its `page` session.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Literal
+from typing import Any
 
+from cdpilot.browser.session.connection_facts import ConnectionKind
 from cdpilot.browser.session.features import PageFeatures
 from cdpilot.browser.session.launcher import LaunchedBrowser
 from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession, Subscriptions
-
-ConnectionKind = Literal["launched", "connected"]
 
 
 class BrowserConnection:

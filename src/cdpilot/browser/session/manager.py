@@ -17,10 +17,10 @@ import shutil
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
 
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.session.connection_facts import ConnectionInfo, ConnectionKind
 from cdpilot.browser.session.endpoints import check_host_and_port, check_websocket_url
 from cdpilot.browser.session.launcher import LaunchedBrowser, LaunchPlan, args_from_env, browser_args, find_browser
 from cdpilot.cdp import CdpConnection, Transport, WebSocketTransport, discover_websocket_url
@@ -50,21 +50,6 @@ class ConnectOptions:
     ws_url: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
     timeout_ms: int = 5000
-
-
-@dataclass(frozen=True)
-class ConnectionInfo:
-    id: str
-    kind: Literal["launched", "connected"]
-    browser: str
-    protocol_version: str
-    endpoint: str
-    pid: int | None
-    user_data_dir: str | None
-    active: bool
-    target_url: str | None
-    target_title: str | None
-    alive: bool = True
 
 
 class ConnectionManager:
@@ -239,7 +224,7 @@ class ConnectionManager:
 
 async def _start(
     connection_id: str,
-    kind: Literal["launched", "connected"],
+    kind: ConnectionKind,
     transport: Transport,
     process: LaunchedBrowser | None,
     timeout_s: float,

@@ -1,0 +1,51 @@
+"""What the connection tools answer: launch, connect, list, switch, disconnect.
+
+Every answer that names a connection shows it in the one-line form of `connection_line`,
+followed by its current page: what an agent needs to pick one, nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cdpilot.browser.session.connection_facts import ConnectionInfo
+
+
+def connection_line(info: ConnectionInfo) -> str:
+    """``id [active] kind browser pid=… endpoint=…``, then the current page on a line of its own."""
+    parts = [info.id, "[active]" if info.active else "", info.kind, info.browser]
+    if info.pid is not None:
+        parts.append(f"pid={info.pid}")
+    if info.kind == "connected":
+        parts.append(f"endpoint={info.endpoint}")
+    line = " ".join(p for p in parts if p)
+    if info.target_url is not None:
+        title = f'"{info.target_title}" ' if info.target_title else ""
+        line += f"\n  page: {title}{info.target_url}"
+    return line
+
+
+def launched_answer(info: ConnectionInfo) -> str:
+    return f"Launched {info.browser} as connection '{info.id}' (now active).\n{connection_line(info)}"
+
+
+def connected_answer(info: ConnectionInfo) -> str:
+    return f"Connected to {info.browser} as connection '{info.id}' (now active).\n{connection_line(info)}"
+
+
+def connections_answer(infos: Sequence[ConnectionInfo]) -> str:
+    if not infos:
+        return "No connections. Launch a browser or connect to a running one."
+    return f"{len(infos)} connection(s):\n" + "\n".join(connection_line(i) for i in infos)
+
+
+def switched_answer(info: ConnectionInfo) -> str:
+    return f"Active connection is now '{info.id}'.\n{connection_line(info)}"
+
+
+def disconnected_answer(info: ConnectionInfo, active_id: str | None) -> str:
+    """What letting go did (a launched browser is ended, a connected one left running) and
+    which connection is active now (`active_id`, None when none is left)."""
+    what = "closed the browser and removed its temp profile" if info.kind == "launched" else "detached"
+    tail = f" Active connection: '{active_id}'." if active_id else " No connections left."
+    return f"Disconnected '{info.id}' ({what}).{tail}"

@@ -1,0 +1,87 @@
+"""What the debugger's setup tools answer: turning it on and off, its pause settings, and
+breakpoints set, listed and removed.
+
+A breakpoint says where it was asked for and where the browser bound it; one that matches no
+loaded script yet says so and lists the scripts the page has, so a wrong URL is seen at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cdpilot.browser.debugger.debugger_facts import Breakpoint, BreakpointSpec, DisableOutcome, ExceptionState
+from cdpilot.text import clip, one_line
+
+MAX_SCRIPTS_LISTED = 8
+MAX_RESOLVED_LISTED = 3
+URL_CHARS = 100
+PAGE_URL_CHARS = 160
+CONDITION_CHARS = 80
+EXCEPTION_STATES: dict[ExceptionState, str] = {
+    "none": "No longer pausing on exceptions.",
+    "uncaught": "Pausing on uncaught exceptions (caught ones run on).",
+    "all": "Pausing on every exception, caught or not.",
+}
+
+
+def enabled_lines(enabled_now: bool, page_url: str | None, script_urls: Sequence[str]) -> list[str]:
+    first = "Debugger enabled" if enabled_now else "The debugger was already enabled"
+    page = clip(one_line(page_url or "the page"), PAGE_URL_CHARS, keep="ends")
+    return [f"{first} on {page}.", scripts_line(script_urls)]
+
+
+def disabled_line(outcome: DisableOutcome) -> str:
+    resumed = " Execution resumed." if outcome.resumed else ""
+    return f"Debugger disabled; {outcome.breakpoints_removed} breakpoint(s) removed.{resumed}"
+
+
+def skip_pauses_line(skip: bool, *, enabled_now: bool) -> str:
+    first = "Debugger enabled. " if enabled_now else ""
+    if skip:
+        return first + "Skipping every pause: breakpoints and debugger; statements are ignored."
+    return first + "Pauses are honoured again."
+
+
+def exception_state_line(state: ExceptionState) -> str:
+    return EXCEPTION_STATES[state]
+
+
+def breakpoint_set_lines(breakpoint_: Breakpoint, script_urls: Sequence[str]) -> list[str]:
+    lines = [f"Breakpoint {breakpoint_text(breakpoint_)}."]
+    if not breakpoint_.resolved:
+        lines.append("No loaded script matches yet; it binds when a matching script loads (also after a reload).")
+        lines.append(scripts_line(script_urls))
+    return lines
+
+
+def breakpoint_removed_line(spec: BreakpointSpec) -> str:
+    return f"Removed breakpoint {spec.id} at {spec.where}."
+
+
+def breakpoint_list_lines(breakpoints: Sequence[Breakpoint]) -> list[str]:
+    if not breakpoints:
+        return ["No breakpoints. Set one with {tool:debugger_set_breakpoint}."]
+    return [f"{len(breakpoints)} breakpoint(s):", *(f"- {breakpoint_text(b)}" for b in breakpoints)]
+
+
+def breakpoint_text(breakpoint_: Breakpoint) -> str:
+    """``bp1 at app.js:12 when x > 1, resolved at 12:5``: asked for, then bound."""
+    spec = breakpoint_.spec
+    text = f"{spec.id} at {spec.where}"
+    if spec.condition is not None:
+        text += f" when {clip(one_line(spec.condition), CONDITION_CHARS)}"
+    resolved = breakpoint_.resolved
+    if not resolved:
+        return text + ", not resolved yet"
+    places = ", ".join(f"{r.line}:{r.column}" for r in resolved[:MAX_RESOLVED_LISTED])
+    more = f" (+{len(resolved) - MAX_RESOLVED_LISTED})" if len(resolved) > MAX_RESOLVED_LISTED else ""
+    return text + f", resolved at {places}{more}"
+
+
+def scripts_line(urls: Sequence[str]) -> str:
+    """The scripts the page has loaded, so a breakpoint's URL can be checked against them."""
+    if not urls:
+        return "No scripts with a URL are loaded yet."
+    listed = [clip(one_line(url), URL_CHARS, keep="ends") for url in urls[:MAX_SCRIPTS_LISTED]]
+    more = f" (+{len(urls) - MAX_SCRIPTS_LISTED} more)" if len(urls) > MAX_SCRIPTS_LISTED else ""
+    return f"Scripts{more}: " + ", ".join(listed)

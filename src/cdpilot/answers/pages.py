@@ -1,0 +1,149 @@
+"""What the page tools answer: tabs, navigation, screenshots, viewport, media, evaluation.
+
+A pause in the debugger that ends a navigation or an evaluation early is the news, so those
+answers lead with one sentence saying so and carry the pause bundle (rendered by the
+debugger's answers) below it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from cdpilot.browser.page.page_facts import (
+    EvaluatedValue,
+    MediaEmulation,
+    NavigationKind,
+    NavigationResult,
+    Screenshot,
+    TargetClosed,
+    TargetEntry,
+    TargetSwitch,
+    ViewportSet,
+)
+from cdpilot.text import clip, human_size
+
+TARGET_LINE_CHARS = 160
+MAX_LISTED_TARGETS = 30
+VERB_OF: dict[NavigationKind, str] = {
+    "goto": "Navigated to",
+    "back": "Went back to",
+    "forward": "Went forward to",
+    "reload": "Reloaded",
+}
+
+
+def target_line(entry: TargetEntry) -> str:
+    """``*[1] Title — url``: ``*`` marks the current page; iframes and workers show their type."""
+    mark = "*" if entry.current else " "
+    where = f"[{entry.index}]" if entry.index is not None else f"({entry.type})"
+    title = entry.title if entry.title and entry.title != entry.url else ""
+    text = f"{mark}{where} {title + ' — ' if title else ''}{entry.url}"
+    return clip(text, TARGET_LINE_CHARS)
+
+
+def targets_answer(entries: Sequence[TargetEntry], *, max_listed: int = MAX_LISTED_TARGETS) -> str:
+    pages = sum(1 for e in entries if e.index is not None)
+    head = f"{pages} page(s), {len(entries) - pages} other target(s); * = current page."
+    shown = [target_line(e) for e in entries[:max_listed]]
+    if len(entries) > max_listed:
+        shown.append(f"… {len(entries) - max_listed} more not shown")
+    return "\n".join([head, *shown])
+
+
+def switched_target_answer(switch: TargetSwitch) -> str:
+    others = switch.others_matched
+    extra = f" ({others} more page(s) matched; the first was chosen)" if others else ""
+    return f"Current page is now{extra}:\n{target_line(switch.chosen).lstrip()}"
+
+
+def new_tab_answer(entry: TargetEntry, loaded: NavigationResult | None) -> str:
+    """The tab opened, and where it loaded when a URL was given (`loaded`)."""
+    text = f"Opened a new tab [{entry.index}], now the current page."
+    if loaded is not None:
+        text += f"\nLoaded {loaded.url} ({_status(loaded)}). Title: {loaded.title or '(none)'}"
+    return text
+
+
+def closed_target_answer(outcome: TargetClosed) -> str:
+    closed = outcome.closed
+    return (
+        f"Closed [{closed.index}] {closed.title or closed.url}.\nCurrent page: {target_line(outcome.current).lstrip()}"
+    )
+
+
+def navigation_answer(result: NavigationResult) -> str:
+    return (
+        f"{VERB_OF[result.kind]} {result.url} ({_status(result)}, {result.wait_until} after {result.elapsed_ms} ms)\n"
+        f"Title: {result.title or '(none)'}"
+    )
+
+
+def paused_navigation_answer(result: NavigationResult, bundle: list[str]) -> str:
+    """A navigation whose new page paused in its scripts before `wait_until`, with the pause bundle."""
+    head = f"{VERB_OF[result.kind]} {result.url}; its scripts paused in the debugger before {result.wait_until!r}:"
+    return "\n".join([head, *bundle])
+
+
+def _status(result: NavigationResult) -> str:
+    return f"HTTP {result.status}" if result.status is not None else "no HTTP status"
+
+
+def screenshot_description(shot: Screenshot) -> str:
+    """``the viewport, 780×437, jpeg q80, 5 KB``: what was captured, its size, format and weight."""
+    quality = "" if shot.quality is None else f" q{shot.quality}"
+    text = f"{_subject(shot)}, {shot.width}×{shot.height}, {shot.format}{quality}, {human_size(shot.size_bytes)}"
+    if shot.cut_at_px is not None:
+        text += f" (cut at {shot.cut_at_px} px: the page is taller)"
+    return text
+
+
+def _subject(shot: Screenshot) -> str:
+    if shot.area == "viewport":
+        return "the viewport"
+    if shot.area == "full page":
+        return "full page"
+    return shot.selector or "an element"
+
+
+def screenshot_answer(shot: Screenshot) -> str:
+    """The text beside an image answered inline."""
+    return f"Screenshot of {screenshot_description(shot)}"
+
+
+def saved_screenshot_answer(shot: Screenshot, path: str) -> str:
+    return f"Saved screenshot of {screenshot_description(shot)} to {path}"
+
+
+def viewport_answer(viewport: ViewportSet) -> str:
+    kind = "mobile" if viewport.mobile else "desktop"
+    return (
+        f"Viewport set to {viewport.width}×{viewport.height} ({kind}, pixel ratio {viewport.device_scale_factor:g}); "
+        f"the page now sees innerWidth {viewport.inner_width}, innerHeight {viewport.inner_height}."
+    )
+
+
+def media_answer(emulation: MediaEmulation) -> str:
+    shown = (
+        ("media", emulation.media),
+        ("prefers-color-scheme", emulation.color_scheme),
+        ("prefers-reduced-motion", emulation.reduced_motion),
+    )
+    return "Emulating " + ", ".join(f"{name}: {value or 'as the browser has it'}" for name, value in shown)
+
+
+def evaluation_answer(value: EvaluatedValue) -> str:
+    """Compact JSON, as the page sees the value; JS spelling or the browser's description where
+    JSON has nothing to say (NaN, -0, 12n, undefined, a DOM node, a function)."""
+    if value.unserializable is not None:
+        return value.unserializable
+    if value.type == "undefined":
+        return "undefined"
+    if value.has_json:
+        return json.dumps(value.json_value, ensure_ascii=False, separators=(",", ":"))
+    return value.description or value.type
+
+
+def paused_evaluation_answer(bundle: list[str]) -> str:
+    """An expression that ran into a pause, with the pause bundle."""
+    return "\n".join(["The expression paused in the debugger before it finished:", *bundle])

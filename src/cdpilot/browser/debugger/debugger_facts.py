@@ -1,0 +1,196 @@
+"""What the debugger knows, as plain data: places in scripts, call frames, pauses,
+breakpoints, and the snapshots of a pause that answers show.
+
+The modules that learn these speak CDP; these facts do not, so the answer renderers can
+import them without loading the protocol client. Lines and columns are 1-based, like an
+editor's (CDP's are 0-based and are converted where the events are read). The browser's own
+ids (a call frame's, a scope object's, a breakpoint's) stay inside the facts that need them
+for the next command, as plain strings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from cdpilot.browser.observe.console_facts import ConsoleEntry
+from cdpilot.errors import StateError
+
+ExceptionState = Literal["none", "uncaught", "all"]
+RunCommand = Literal["resume", "over", "into", "out"]  # how execution was let go on: resume or a step
+StepKind = Literal["over", "into", "out"]
+GLOBAL_SCOPES = ("global", "script")  # they hold the whole page: summarised, never listed
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a script, as the browser runs it.
+
+    A source-mapped script would add its original place (file, line, column in the author's
+    source) beside this one; this generated place stays, for the browser's own ids."""
+
+    script_id: str
+    url: str  # "" for a script without one (an evaluated expression)
+    line: int
+    column: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.url or '(anonymous script)'}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """One scope of a frame's chain, innermost first: block, local, closure, …, global."""
+
+    kind: str  # as the browser names it: block | local | closure | catch | with | script | global | …
+    name: str  # the function a local or closure scope belongs to; "" when it has none
+    object_id: str | None  # the browser's handle on the scope's variables
+    description: str  # what holds the variables, e.g. "Window" for the global scope
+
+    @property
+    def is_global(self) -> bool:
+        return self.kind in GLOBAL_SCOPES
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One call frame of a pause; frame 0 is where execution stopped."""
+
+    index: int
+    function_name: str  # "" for an anonymous function
+    location: Location
+    function_location: Location | None  # where the function starts, when the browser says
+    call_frame_id: str  # the browser's id, for evaluating in this frame; changes with every pause
+    scopes: tuple[Scope, ...]
+
+    @property
+    def name(self) -> str:
+        return self.function_name or "(anonymous)"
+
+
+@dataclass(frozen=True)
+class Pause:
+    """One stop of execution, as ``Debugger.paused`` reported it."""
+
+    number: int  # counts pauses on this page; a new pause has a higher number
+    reason: str  # breakpoint bp1 | step | exception | promise rejection | debugger statement | pause requested | …
+    exception: str | None  # the thrown value's first line, for exception pauses
+    frames: tuple[Frame, ...]  # never empty: the browser pauses in a frame
+    after_step: bool
+
+    @property
+    def top(self) -> Frame:
+        return self.frames[0]
+
+
+class ExecutionPausedError(StateError):
+    """The page is paused in the debugger, so what needs it running cannot go on."""
+
+    def __init__(self, pause: Pause) -> None:
+        super().__init__(
+            f"Execution is paused ({pause.reason}) at {pause.top.location.label}.",
+            suggestion="Resume with {tool:debugger_resume} or step with {tool:debugger_step_over}; "
+            "{tool:debugger_get_call_stack} shows the frames.",
+        )
+        self.pause = pause
+
+
+@dataclass(frozen=True)
+class BreakpointSpec:
+    """What the user asked for; re-applied as it is on every attach of its target."""
+
+    id: str  # ours: bp1, bp2, …
+    url: str | None
+    url_regex: str | None
+    line: int
+    column: int | None
+    condition: str | None
+
+    @property
+    def where(self) -> str:
+        place = self.url if self.url is not None else f"/{self.url_regex}/"
+        return f"{place}:{self.line}" + (f":{self.column}" if self.column is not None else "")
+
+
+@dataclass(frozen=True)
+class Breakpoint:
+    """A breakpoint live in the current page session, and where the browser bound it."""
+
+    spec: BreakpointSpec
+    cdp_id: str
+    resolved: tuple[Location, ...] = ()  # one per matching script; grows as matching scripts load
+
+
+@dataclass
+class DebugConfig:
+    """The debugger settings of one target, kept while we are attached elsewhere."""
+
+    enabled: bool = False
+    skip_all_pauses: bool = False
+    pause_on_exceptions: ExceptionState = "none"
+    breakpoints: dict[str, BreakpointSpec] = field(default_factory=dict)
+    breakpoints_made: int = 0  # numbers the ids: bp1, bp2, … per target, from 1 again after a disable
+
+
+@dataclass(frozen=True)
+class ScriptInfo:
+    url: str
+    start_line: int  # 0-based, in the document that holds the script (an inline script's offset)
+    start_column: int
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """Where execution got to after resume or a step: a new pause, or running on."""
+
+    pause: Pause | None
+    busy: bool  # not paused, and its task had not finished when the wait ended (a long loop?)
+
+
+@dataclass(frozen=True)
+class DisableOutcome:
+    breakpoints_removed: int
+    resumed: bool  # the page was paused, and runs on now
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A variable as an answer shows it: its name and a compact preview of its value."""
+
+    name: str
+    value: str  # "(uninitialized)" for a `let`/`const` not reached yet
+    changed: bool = False  # a step changed it (same function at the same depth as last reported)
+
+
+@dataclass(frozen=True)
+class PauseSnapshot:
+    """A pause with what an agent needs to decide its next step, read when it was reported."""
+
+    pause: Pause
+    source_line: str  # the text at the pause's line; "" when the script's source is gone
+    full: bool  # include the frames, the top frame's variables and the console (else the short form)
+    locals: tuple[Variable, ...]  # the top frame's own variables
+    console: tuple[ConsoleEntry, ...]  # logged since the action that led here; empty when not asked
+
+
+@dataclass(frozen=True)
+class ScopeVariables:
+    scope: Scope
+    variables: tuple[Variable, ...]  # up to the asked limit; none read for a global scope
+    total: int  # how many the scope has in all
+
+
+@dataclass(frozen=True)
+class FrameDetail:
+    frame: Frame
+    source_line: str
+    scopes: tuple[ScopeVariables, ...]
+
+
+@dataclass(frozen=True)
+class CallStack:
+    """The frames of a pause (up to a limit) with their source lines and scope variables."""
+
+    pause: Pause
+    frames: tuple[FrameDetail, ...]

@@ -1,0 +1,39 @@
+"""Snapshots of a pause for an answer: everything the pause bundle and the call stack show,
+read from the page at once so that rendering them needs no browser.
+
+Every answer that leaves the page paused (an input, a navigation, an evaluation, a step)
+takes a `PauseSnapshot`, in short or in full; reading its locals also remembers them, so the
+next step's snapshot can mark what changed even when this one is shown short.
+"""
+
+from __future__ import annotations
+
+from cdpilot.browser.debugger.debugger_facts import CallStack, FrameDetail, Pause, PauseSnapshot
+from cdpilot.browser.debugger.page_debugger import PageDebugger
+from cdpilot.browser.session.browser_connection import BrowserConnection
+
+SNAPSHOT_LOCALS = 10  # the top frame's variables in a bundle
+
+
+async def take_pause_snapshot(
+    conn: BrowserConnection, pause: Pause, *, full: bool, console_mark: int | None
+) -> PauseSnapshot:
+    """`pause` with its source line and top frame's variables; in `full`, with the console
+    output since `console_mark` too (none without a mark)."""
+    debugger = conn.features.debugger
+    source = await debugger.scripts.source_line(pause.top.location)
+    variables = await debugger.variables.locals_marked(pause, SNAPSHOT_LOCALS)
+    console = conn.features.console.since(console_mark) if full and console_mark is not None else []
+    return PauseSnapshot(pause, source, full, variables, tuple(console))
+
+
+async def take_call_stack(debugger: PageDebugger, *, max_frames: int, max_variables: int) -> CallStack:
+    """The current pause's frames (up to `max_frames`), each with its source line and up to
+    `max_variables` variables of every scope but the global ones."""
+    pause = debugger.require_paused()
+    frames = []
+    for frame in pause.frames[:max_frames]:
+        source = await debugger.scripts.source_line(frame.location)
+        scopes = tuple([await debugger.variables.scope(scope, max_variables) for scope in frame.scopes])
+        frames.append(FrameDetail(frame, source, scopes))
+    return CallStack(pause, tuple(frames))

@@ -1,0 +1,162 @@
+"""Pausing, resuming and stepping the current page, and which pause it is in.
+
+Whether execution goes on after resume or a step is learnt without sleeping: the command is
+followed by a probe (a ``Runtime.evaluate`` of nothing), which the page runs only once the
+task it is in finishes or pauses; a pause is reported by ``Debugger.paused`` before that.
+A step off the last frame stops at the next statement run anywhere, which is the probe's:
+that pause is resumed at once and reported as execution running on.
+
+Each pause is read into a typed `Pause` the moment it arrives, its frames included: the
+browser's call frame ids are only valid while that pause lasts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from cdpilot.browser.debugger.breakpoints import LiveBreakpoints
+from cdpilot.browser.debugger.debugger_facts import Pause, RunOutcome
+from cdpilot.browser.debugger.script_sources import ScriptSources
+from cdpilot.cdp import CdpEvent, CdpSession
+from cdpilot.errors import CdpCommandError, StateError
+
+PROBE_URL = "cdpilot-probe.js"
+PROBE = {"expression": f"0\n//# sourceURL={PROBE_URL}", "silent": True, "returnByValue": True}
+
+
+class RunControl:
+    """The pause the current page is in (if any), and the commands that end or make one."""
+
+    def __init__(self, scripts: ScriptSources, breakpoints: LiveBreakpoints) -> None:
+        self._scripts = scripts
+        self._breakpoints = breakpoints
+        self._session: CdpSession | None = None
+        self.paused: Pause | None = None
+        self.pause_count = 0  # number of the newest pause seen
+        self._stepping = False
+        self._pause_requested = False
+
+    def attach(self, session: CdpSession) -> None:
+        self._session = session
+        self.resumed()
+
+    def require_paused(self) -> Pause:
+        if self.paused is None:
+            raise not_paused_error()
+        return self.paused
+
+    async def wait_pause(self, since: int) -> Pause:
+        """The first pause numbered after `since` (at once if it already happened). Fails with
+        the session: a browser that dies while we wait for a pause must not leave us waiting."""
+        with self._require_session().listen("Debugger.paused") as pauses:
+            while self.paused is None or self.paused.number <= since:
+                await pauses.next()  # `on_paused` has recorded the pause by the time this wakes
+        return self.paused
+
+    async def request_pause(self, timeout_ms: int) -> Pause | None:
+        """Ask to pause. A running script stops at once; an idle page stops at the next
+        statement it runs. None when nothing ran within `timeout_ms` (the request stands)."""
+        self._pause_requested = True
+        before = self.pause_count
+        await self._require_session().send("Debugger.pause")
+        try:
+            async with asyncio.timeout(timeout_ms / 1000):
+                return await self.wait_pause(before)
+        except TimeoutError:
+            return None
+
+    async def go_on(self, command: str, timeout_ms: int, *, stepping: bool) -> RunOutcome:
+        """Send a resume or step `command`; report the next pause if execution stops again
+        before its task ends, else whether the task was still running when the wait ended."""
+        session = self._require_session()
+        before = self.pause_count
+        self._stepping = stepping
+        try:
+            await session.send(command)
+        except CdpCommandError as exc:
+            if "while paused" not in exc.cdp_message:
+                raise
+            self.resumed()  # it resumed without telling us (the page went away)
+            raise not_paused_error() from exc
+        self._resumed_from(before)
+        probe = asyncio.ensure_future(session.send("Runtime.evaluate", PROBE, timeout_s=timeout_ms / 1000 + 1))
+        paused = asyncio.ensure_future(self.wait_pause(before))
+        try:
+            await asyncio.wait({probe, paused}, timeout=timeout_ms / 1000, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            paused.cancel()
+            probe.add_done_callback(_consume)
+        if self.paused is not None and self.pause_count > before:
+            if self.paused.top.location.url != PROBE_URL:
+                return RunOutcome(self.paused, busy=False)
+            # Stepping off the last frame stops at the next statement run anywhere: our probe.
+            probe_pause = self.pause_count
+            await session.send("Debugger.resume")
+            self._resumed_from(probe_pause)
+            return RunOutcome(None, busy=False)
+        busy = not probe.done()
+        if not busy:
+            self._stepping = False  # the step's task ended without a stop: the next pause is not a step's
+        return RunOutcome(None, busy=busy)
+
+    def on_paused(self, event: CdpEvent) -> None:
+        params = event.params
+        self.pause_count += 1
+        frames = tuple(self._scripts.frame(i, raw) for i, raw in enumerate(params.get("callFrames") or []))
+        exception, reason = _exception(params)
+        if reason is None:
+            reason = self._reason(str(params.get("reason", "other")), list(params.get("hitBreakpoints") or []))
+        self.paused = Pause(self.pause_count, reason, exception, frames, self._stepping)
+        self._stepping = self._pause_requested = False
+
+    def _reason(self, cdp_reason: str, cdp_hit: list[str]) -> str:
+        hit = self._breakpoints.ids_hit(cdp_hit)
+        if hit:
+            return "breakpoint " + ", ".join(hit)
+        if self._stepping:
+            return "step"
+        if self._pause_requested:
+            return "pause requested"
+        return "debugger statement" if cdp_reason == "other" else cdp_reason
+
+    def resumed(self) -> None:
+        self.paused = None
+
+    def _resumed_from(self, number: int) -> None:
+        """A resume command was answered: pause `number` is over. ``Debugger.resumed`` may come
+        after the answer, and the next ``Debugger.paused`` before it, so only that pause is cleared."""
+        if self.paused is not None and self.paused.number == number:
+            self.paused = None
+
+    def _require_session(self) -> CdpSession:
+        assert self._session is not None, "a connection attaches its page before handing it out"
+        return self._session
+
+
+def not_paused_error() -> StateError:
+    return StateError(
+        "Execution is not paused.",
+        suggestion="Pause it: set a breakpoint with {tool:debugger_set_breakpoint} and trigger it "
+        "(e.g. {tool:click_element}), or call {tool:debugger_pause} while a script runs.",
+    )
+
+
+def _exception(params: dict[str, Any]) -> tuple[str | None, str | None]:
+    """For a pause on a thrown value: the value's first line and the pause's reason."""
+    reason = params.get("reason")
+    if reason not in ("exception", "promiseRejection"):
+        return None, None
+    data = params.get("data") or {}
+    kind = "uncaught " if data.get("uncaught") else ""
+    label = f"{kind}{'exception' if reason == 'exception' else 'promise rejection'}"
+    if not data:
+        return None, label
+    text = str(data.get("description") or data.get("value") or "")
+    return (text.splitlines() or [""])[0], label
+
+
+def _consume(task: asyncio.Future[Any]) -> None:
+    """A probe whose answer nobody waits for any more: read its outcome so none is reported lost."""
+    if not task.cancelled():
+        task.exception()

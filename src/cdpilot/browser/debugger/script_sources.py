@@ -1,0 +1,112 @@
+"""The scripts of the current page: where each sits, its source lines, and the reading of
+CDP's places and call frames into `Location` and `Frame`.
+
+A location in CDP names its script by id only; the URL comes from the script's
+``Debugger.scriptParsed``. Inline scripts are positioned in their HTML document, so a source
+line is read from the script's text shifted by the ``startLine`` that event reported.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from cdpilot.browser.debugger.debugger_facts import Frame, Location, Scope, ScriptInfo
+from cdpilot.cdp import CdpEvent, CdpSession
+from cdpilot.errors import CdpCommandError
+from cdpilot.text import clip, cut_marker
+
+MAX_CACHED_SOURCES = 32
+SOURCE_WINDOW_CHARS = 120  # a long (minified) line is shown from a little before the paused column
+
+
+class ScriptSources:
+    """The scripts the page has parsed, and the text of those we have read (a few, newest kept)."""
+
+    def __init__(self) -> None:
+        self._session: CdpSession | None = None
+        self._scripts: dict[str, ScriptInfo] = {}
+        self._sources: OrderedDict[str, list[str]] = OrderedDict()
+
+    def attach(self, session: CdpSession) -> None:
+        self._session = session
+        self.clear()
+
+    def clear(self) -> None:
+        """The page's scripts are gone (a navigation, another page)."""
+        self._scripts.clear()
+        self._sources.clear()
+
+    def on_script_parsed(self, event: CdpEvent) -> None:
+        params = event.params
+        self._scripts[str(params["scriptId"])] = ScriptInfo(
+            str(params.get("url") or ""), int(params.get("startLine", 0)), int(params.get("startColumn", 0))
+        )
+
+    def urls(self) -> list[str]:
+        """The distinct URLs of the scripts the page has loaded, in load order."""
+        return list(dict.fromkeys(info.url for info in self._scripts.values() if info.url))
+
+    def location(self, raw: dict[str, Any], url: str = "") -> Location:
+        """A CDP ``Debugger.Location``, named by `url` or else by its script's URL."""
+        script_id = str(raw["scriptId"])
+        script = self._scripts.get(script_id)
+        return Location(
+            script_id,
+            url or (script.url if script else ""),
+            int(raw["lineNumber"]) + 1,
+            int(raw.get("columnNumber", 0)) + 1,
+        )
+
+    def frame(self, index: int, raw: dict[str, Any]) -> Frame:
+        """A CDP ``Debugger.CallFrame``, read once when its pause arrives."""
+        function_start = raw.get("functionLocation")
+        return Frame(
+            index=index,
+            function_name=str(raw.get("functionName") or ""),
+            location=self.location(raw["location"], str(raw.get("url") or "")),
+            function_location=self.location(function_start) if function_start else None,
+            call_frame_id=str(raw["callFrameId"]),
+            scopes=tuple(_scope(scope) for scope in raw.get("scopeChain", [])),
+        )
+
+    async def source_line(self, location: Location) -> str:
+        """The source text at `location`'s line (a window around its column when the line is long)."""
+        lines = await self._source(location.script_id)
+        script = self._scripts.get(location.script_id)
+        index = location.line - 1 - (script.start_line if script else 0)
+        if not 0 <= index < len(lines):
+            return ""
+        line = lines[index].rstrip()
+        if len(line) <= SOURCE_WINDOW_CHARS:
+            return line.strip()
+        column = location.column - 1 - (script.start_column if script and index == 0 else 0)
+        start = max(0, column - SOURCE_WINDOW_CHARS // 2)
+        skipped = cut_marker(start) if start else ""
+        return skipped + clip(line[start:], SOURCE_WINDOW_CHARS - len(skipped))
+
+    async def _source(self, script_id: str) -> list[str]:
+        if script_id in self._sources:
+            self._sources.move_to_end(script_id)
+            return self._sources[script_id]
+        assert self._session is not None, "a connection attaches its page before handing it out"
+        try:
+            reply = await self._session.send("Debugger.getScriptSource", {"scriptId": script_id})
+        except CdpCommandError:
+            return []  # a script of a page that is gone
+        lines = str(reply.get("scriptSource", "")).splitlines()
+        self._sources[script_id] = lines
+        if len(self._sources) > MAX_CACHED_SOURCES:
+            self._sources.popitem(last=False)
+        return lines
+
+
+def _scope(raw: dict[str, Any]) -> Scope:
+    holder = raw.get("object") or {}
+    object_id = holder.get("objectId")
+    return Scope(
+        kind=str(raw.get("type", "scope")),
+        name=str(raw.get("name") or ""),
+        object_id=str(object_id) if object_id is not None else None,
+        description=str(holder.get("description") or ""),
+    )

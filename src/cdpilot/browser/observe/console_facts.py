@@ -1,0 +1,48 @@
+"""What the console log holds, as plain data: entries with their stacks, and one read of the
+log with what an answer needs to say about the entries it leaves out.
+
+`ConsoleLog` learns these from CDP events; these facts do not speak CDP, so the answer
+renderers can import them without loading the protocol client. Lines and columns are
+1-based, like an editor's (CDP's are 0-based and are converted where the events are read).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class StackFrame:
+    """One frame of the stack where a message was logged or an error thrown."""
+
+    function: str  # "" for an anonymous function
+    url: str  # "" for code with no script URL (an eval, a console snippet)
+    line: int  # 1-based
+    column: int  # 1-based
+
+
+@dataclass(frozen=True)
+class ConsoleEntry:
+    level: str  # error | warning | info | log | debug
+    text: str
+    url: str | None
+    line: int | None  # 1-based
+    stack: tuple[StackFrame, ...]  # the top frames, errors only; () when there is none
+    page_generation: int  # bumped on every main-frame navigation
+    count: int = 1  # repeated identical messages are folded
+
+
+@dataclass(frozen=True)
+class ConsoleView:
+    """One read of the console log: the entries asked for, oldest first, and what an answer
+    says about those it does not show."""
+
+    entries: tuple[ConsoleEntry, ...]
+    level: str | None  # the level asked for; None: every level
+    include_previous_pages: bool  # False: the current page only
+    generation: int  # the current page's
+    page_urls: Mapping[int, str]  # generation -> URL, for the pages that navigated
+    earlier_pages: int  # entries held from the pages before the current one, of any level
+    dropped: int  # oldest entries pushed out by the bound, counted when they may have been in scope
+    capacity: int  # how many entries the log keeps

@@ -1,0 +1,121 @@
+"""What the page tools learn, as plain data: tabs, loads, dialogs, screenshots, emulation and
+evaluated values.
+
+The modules that find these out speak CDP; these facts do not, so the answer renderers can
+import them without loading the protocol client.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from cdpilot.browser.debugger.debugger_facts import Pause
+from cdpilot.text import clip
+
+DIALOG_PREVIEW_CHARS = 200
+
+NavigationKind = Literal["goto", "back", "forward", "reload"]
+ImageFormat = Literal["jpeg", "png", "webp"]
+ScreenshotArea = Literal["viewport", "full page", "element"]
+
+
+@dataclass(frozen=True)
+class TargetEntry:
+    """A page, iframe or worker of the browser; only pages have an index and can be current."""
+
+    index: int | None  # pages only
+    target_id: str
+    type: str
+    title: str
+    url: str
+    current: bool
+
+
+@dataclass(frozen=True)
+class TargetSwitch:
+    chosen: TargetEntry
+    others_matched: int  # pages that matched as well; the first match was chosen
+
+
+@dataclass(frozen=True)
+class TargetClosed:
+    closed: TargetEntry
+    current: TargetEntry  # the current page once it is gone
+
+
+@dataclass(frozen=True)
+class NavigationResult:
+    """Where a navigation (goto, history step or reload) got the page to."""
+
+    kind: NavigationKind
+    url: str
+    title: str
+    status: int | None  # the document's HTTP status; None for data:, about:, file: and same-document steps
+    wait_until: str
+    elapsed_ms: int
+    pause: Pause | None = None  # the new page's scripts paused in the debugger before `wait_until`
+
+
+@dataclass(frozen=True)
+class DialogInfo:
+    type: str  # alert | confirm | prompt | beforeunload
+    message: str
+    default_prompt: str
+
+    @property
+    def preview(self) -> str:
+        """The message, shortened for an answer."""
+        return clip(self.message, DIALOG_PREVIEW_CHARS)
+
+
+@dataclass(frozen=True)
+class Screenshot:
+    data_base64: str  # as Chrome sent it: handed on to the client without re-encoding
+    format: ImageFormat
+    quality: int | None  # jpeg and webp only
+    width: int  # CSS pixels of the captured area
+    height: int
+    area: ScreenshotArea
+    selector: str | None = None  # the element's selector, for an element
+    cut_at_px: int | None = None  # a full page taller than Chrome can capture was cut at this height
+
+    @property
+    def mime_type(self) -> str:
+        return f"image/{self.format}"
+
+    @property
+    def size_bytes(self) -> int:
+        return len(self.data_base64) * 3 // 4 - self.data_base64[-2:].count("=")
+
+
+@dataclass(frozen=True)
+class ViewportSet:
+    """The viewport override asked for, and what the page measures once it is in place."""
+
+    width: int
+    height: int
+    device_scale_factor: float
+    mobile: bool
+    inner_width: int
+    inner_height: int
+
+
+@dataclass(frozen=True)
+class MediaEmulation:
+    """The emulated CSS media type and features; None means the browser's own value."""
+
+    media: str | None
+    color_scheme: str | None
+    reduced_motion: str | None
+
+
+@dataclass(frozen=True)
+class EvaluatedValue:
+    """What an expression came to, as the page sent it back by value."""
+
+    type: str  # as the browser names it: number, string, object, undefined, function, …
+    json_value: object = None  # the page's own JSON view of the value, when `has_json`
+    has_json: bool = False  # null is a JSON value too, so `json_value` alone cannot say
+    unserializable: str | None = None  # what JSON cannot carry, in JS spelling: NaN, -0, Infinity, 12n
+    description: str | None = None  # the browser's words for a value it cannot send (a DOM node)

@@ -1,0 +1,29 @@
+"""What the connection tools learn about a browser connection, as plain data.
+
+Kept apart from the manager, which speaks CDP, so the answer renderers can import these
+facts without loading the protocol client.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+ConnectionKind = Literal["launched", "connected"]
+
+
+@dataclass(frozen=True)
+class ConnectionInfo:
+    """One browser connection as the connection tools report it."""
+
+    id: str
+    kind: ConnectionKind
+    browser: str  # the product name and version the browser reports, e.g. Chrome/126.0.6478.126
+    protocol_version: str
+    endpoint: str  # "pipe" for a launched browser, the DevTools websocket URL for a connected one
+    pid: int | None  # launched browsers only
+    user_data_dir: str | None  # launched browsers only
+    active: bool
+    target_url: str | None  # the current page, when there is one
+    target_title: str | None
+    alive: bool = True

@@ -1,0 +1,106 @@
+"""The debugger's setup answers on hand-built facts: on and off, pause settings, and
+breakpoints set, listed and removed, resolved or not."""
+
+from __future__ import annotations
+
+from cdpilot.answers.debugger_setup import (
+    breakpoint_list_lines,
+    breakpoint_removed_line,
+    breakpoint_set_lines,
+    disabled_line,
+    enabled_lines,
+    exception_state_line,
+    scripts_line,
+    skip_pauses_line,
+)
+from cdpilot.browser.debugger.debugger_facts import Breakpoint, BreakpointSpec, DisableOutcome, Location
+
+SITE = "http://127.0.0.1:8000"
+APP = f"{SITE}/static/app.js"
+SCRIPTS = [f"{SITE}/debug", APP]
+
+
+def at(line: int, column: int) -> Location:
+    return Location("7", APP, line, column)
+
+
+BY_URL = Breakpoint(BreakpointSpec("bp1", APP, None, 27, None, None), "cdp-1", (at(27, 16),))
+BY_REGEX = Breakpoint(BreakpointSpec("bp3", None, r"app\.js$", 7, None, "i === 4"), "cdp-3", (at(7, 5),))
+NOWHERE = Breakpoint(BreakpointSpec("bp2", f"{SITE}/nothing.js", None, 3, 4, "a  >\n 1"), "cdp-2")
+
+
+def test_a_resolved_breakpoint_says_where_it_bound() -> None:
+    assert breakpoint_set_lines(BY_URL, SCRIPTS) == [f"Breakpoint bp1 at {APP}:27, resolved at 27:16."]
+    assert breakpoint_set_lines(BY_REGEX, SCRIPTS) == [r"Breakpoint bp3 at /app\.js$/:7 when i === 4, resolved at 7:5."]
+
+
+def test_an_unresolved_breakpoint_lists_the_scripts_the_page_has() -> None:
+    assert breakpoint_set_lines(NOWHERE, SCRIPTS) == [
+        f"Breakpoint bp2 at {SITE}/nothing.js:3:4 when a > 1, not resolved yet.",
+        "No loaded script matches yet; it binds when a matching script loads (also after a reload).",
+        f"Scripts: {SITE}/debug, {APP}",
+    ]
+    assert breakpoint_set_lines(NOWHERE, [])[-1] == "No scripts with a URL are loaded yet."
+
+
+def test_a_breakpoint_bound_in_many_scripts_shows_three_places() -> None:
+    everywhere = Breakpoint(BY_REGEX.spec, "cdp-3", tuple(at(7, column) for column in range(1, 6)))
+    assert breakpoint_list_lines([everywhere]) == [
+        "1 breakpoint(s):",
+        r"- bp3 at /app\.js$/:7 when i === 4, resolved at 7:1, 7:2, 7:3 (+2)",
+    ]
+
+
+def test_the_list_of_breakpoints() -> None:
+    assert breakpoint_list_lines([BY_URL, NOWHERE]) == [
+        "2 breakpoint(s):",
+        f"- bp1 at {APP}:27, resolved at 27:16",
+        f"- bp2 at {SITE}/nothing.js:3:4 when a > 1, not resolved yet",
+    ]
+    assert breakpoint_list_lines([]) == ["No breakpoints. Set one with {tool:debugger_set_breakpoint}."]
+
+
+def test_a_removed_breakpoint_is_named_with_its_place() -> None:
+    assert breakpoint_removed_line(BY_REGEX.spec) == r"Removed breakpoint bp3 at /app\.js$/:7."
+
+
+def test_a_long_condition_is_cut() -> None:
+    spec = BreakpointSpec("bp9", APP, None, 1, None, "x === " + "1" * 100)
+    assert breakpoint_list_lines([Breakpoint(spec, "cdp-9")])[1] == (
+        f"- bp9 at {APP}:1 when x === " + "1" * 62 + "…[+38 chars], not resolved yet"
+    )
+
+
+def test_turning_the_debugger_on_lists_the_scripts() -> None:
+    assert enabled_lines(True, f"{SITE}/debug", SCRIPTS) == [
+        f"Debugger enabled on {SITE}/debug.",
+        f"Scripts: {SITE}/debug, {APP}",
+    ]
+    assert enabled_lines(False, None, []) == [
+        "The debugger was already enabled on the page.",
+        "No scripts with a URL are loaded yet.",
+    ]
+
+
+def test_many_scripts_are_counted_and_long_urls_keep_both_ends() -> None:
+    urls = [f"{SITE}/s{i}.js" for i in range(10)]
+    assert scripts_line(urls) == "Scripts (+2 more): " + ", ".join(urls[:8])
+    long_url = f"{SITE}/{'a' * 120}/bundle.js"
+    assert scripts_line([long_url]) == f"Scripts: {SITE}/" + "a" * 22 + "…[+64 chars]" + "a" * 34 + "/bundle.js"
+
+
+def test_turning_it_off_counts_the_breakpoints_dropped() -> None:
+    assert disabled_line(DisableOutcome(2, resumed=True)) == (
+        "Debugger disabled; 2 breakpoint(s) removed. Execution resumed."
+    )
+    assert disabled_line(DisableOutcome(0, resumed=False)) == "Debugger disabled; 0 breakpoint(s) removed."
+
+
+def test_skipping_pauses_and_pausing_on_exceptions() -> None:
+    assert skip_pauses_line(True, enabled_now=True) == (
+        "Debugger enabled. Skipping every pause: breakpoints and debugger; statements are ignored."
+    )
+    assert skip_pauses_line(False, enabled_now=False) == "Pauses are honoured again."
+    assert exception_state_line("none") == "No longer pausing on exceptions."
+    assert exception_state_line("uncaught") == "Pausing on uncaught exceptions (caught ones run on)."
+    assert exception_state_line("all") == "Pausing on every exception, caught or not."

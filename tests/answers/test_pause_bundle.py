@@ -1,0 +1,195 @@
+"""The pause bundle and what resume and the steps answer, on hand-built pauses: the text an
+agent reads after an action leaves the page paused, or lets it run on."""
+
+from __future__ import annotations
+
+from cdpilot.answers.pause_bundle import (
+    frame_label,
+    pause_bundle_lines,
+    pause_pending_line,
+    paused_again_lines,
+    ran_on_lines,
+)
+from cdpilot.browser.debugger.debugger_facts import Frame, Location, Pause, PauseSnapshot, Variable
+from cdpilot.browser.observe.console_facts import ConsoleEntry
+
+SITE = "http://127.0.0.1:8000"
+
+
+def frame(index: int, name: str, url: str, line: int, column: int) -> Frame:
+    return Frame(index, name, Location(f"s{index}", url, line, column), None, f"cf{index}", ())
+
+
+GREETING = frame(0, "greeting", f"{SITE}/greet.js", 2, 22)
+CALLER = frame(1, "", f"{SITE}/greet.js", 9, 53)
+LOCALS = (
+    Variable("email", '"ada@example.test"'),
+    Variable("name", "(uninitialized)"),
+    Variable("message", "(uninitialized)"),
+)
+
+
+def snapshot(
+    pause: Pause,
+    *,
+    full: bool = True,
+    source: str = 'const name = email.split("@")[0];',
+    variables: tuple[Variable, ...] = LOCALS,
+    console: tuple[ConsoleEntry, ...] = (),
+) -> PauseSnapshot:
+    return PauseSnapshot(pause, source, full, variables, console)
+
+
+def log(text: str, level: str = "log", count: int = 1) -> ConsoleEntry:
+    return ConsoleEntry(level, text, None, None, (), 0, count)
+
+
+AT_BREAKPOINT = Pause(1, "breakpoint bp1", None, (GREETING, CALLER), after_step=False)
+
+BUNDLE = [
+    f"Paused (breakpoint bp1) at {SITE}/greet.js:2:22",
+    '  2 | const name = email.split("@")[0];',
+    "Stack (0 = top):",
+    "  #0 greeting greet.js:2:22",
+    "  #1 (anonymous) greet.js:9:53",
+    'Locals (#0): email = "ada@example.test", name = (uninitialized), message = (uninitialized)',
+]
+
+
+def test_the_full_bundle_has_the_place_its_line_the_frames_and_the_locals() -> None:
+    assert pause_bundle_lines(snapshot(AT_BREAKPOINT)) == BUNDLE
+
+
+def test_the_short_bundle_points_at_the_call_stack() -> None:
+    assert pause_bundle_lines(snapshot(AT_BREAKPOINT, full=False)) == [
+        f"Paused (breakpoint bp1) at {SITE}/greet.js:2:22",
+        '  2 | const name = email.split("@")[0];',
+        "Frames and variables: {tool:debugger_get_call_stack}.",
+    ]
+
+
+def test_a_step_marks_the_variables_it_changed() -> None:
+    stepped = Pause(2, "step", None, (frame(0, "greeting", f"{SITE}/greet.js", 3, 19), CALLER), after_step=True)
+    variables = (
+        Variable("email", '"ada@example.test"'),
+        Variable("name", '"ada"', changed=True),
+        Variable("message", "(uninitialized)"),
+    )
+    source = 'const message = "Hello, " + name + "!";'
+    assert pause_bundle_lines(snapshot(stepped, source=source, variables=variables)) == [
+        f"Paused (step) at {SITE}/greet.js:3:19",
+        '  3 | const message = "Hello, " + name + "!";',
+        "Stack (0 = top):",
+        "  #0 greeting greet.js:3:19",
+        "  #1 (anonymous) greet.js:9:53",
+        'Locals (#0): email = "ada@example.test", name = "ada" [CHANGED], message = (uninitialized)',
+    ]
+
+
+def test_an_exception_pause_names_the_thrown_value_and_a_frame_without_locals_shows_none() -> None:
+    thrown = Pause(
+        3,
+        "uncaught exception",
+        "TypeError: uncaught failure",
+        (frame(0, "failUncaught", f"{SITE}/static/app.js", 45, 3),),
+        after_step=False,
+    )
+    source = 'throw new TypeError("uncaught failure");'
+    assert pause_bundle_lines(snapshot(thrown, source=source, variables=())) == [
+        f"Paused (uncaught exception) at {SITE}/static/app.js:45:3: TypeError: uncaught failure",
+        '  45 | throw new TypeError("uncaught failure");',
+        "Stack (0 = top):",
+        "  #0 failUncaught app.js:45:3",
+    ]
+
+
+def test_a_long_thrown_value_is_cut_and_a_lost_source_line_is_left_out() -> None:
+    thrown = Pause(4, "exception", "Error: " + "x" * 300, (GREETING,), after_step=False)
+    lines = pause_bundle_lines(snapshot(thrown, full=False, source=""))
+    assert lines == [
+        f"Paused (exception) at {SITE}/greet.js:2:22: Error: " + "x" * 140 + "…[+160 chars]",
+        "Frames and variables: {tool:debugger_get_call_stack}.",
+    ]
+
+
+def test_more_than_five_frames_are_counted_not_listed() -> None:
+    frames = tuple(frame(i, f"level{i}", f"{SITE}/deep.js", 10 + i, 1) for i in range(7))
+    deep = Pause(5, "debugger statement", None, frames, after_step=False)
+    assert pause_bundle_lines(snapshot(deep, source="debugger;", variables=())) == [
+        f"Paused (debugger statement) at {SITE}/deep.js:10:1",
+        "  10 | debugger;",
+        "Stack (0 = top):",
+        "  #0 level0 deep.js:10:1",
+        "  #1 level1 deep.js:11:1",
+        "  #2 level2 deep.js:12:1",
+        "  #3 level3 deep.js:13:1",
+        "  #4 level4 deep.js:14:1",
+        "  …2 more: {tool:debugger_get_call_stack}",
+    ]
+
+
+def test_the_console_since_the_last_action_follows_the_locals() -> None:
+    one = pause_bundle_lines(snapshot(AT_BREAKPOINT, console=(log("computed 45"),)))
+    assert one == [*BUNDLE, "Console since the last action: [log] computed 45"]
+    several = pause_bundle_lines(snapshot(AT_BREAKPOINT, console=(log("start"), log("slow", "warning", count=3))))
+    assert several == [
+        *BUNDLE,
+        "Console since the last action (2):",
+        "  [log] start",
+        "  [warning] slow (×3)",
+    ]
+
+
+def test_a_script_without_a_url_is_named_as_anonymous() -> None:
+    evaluated = frame(1, "", "", 1, 1)
+    assert frame_label(evaluated) == "#1 (anonymous) (anonymous script):1:1"
+    pause = Pause(6, "pause requested", None, (evaluated,), after_step=False)
+    assert pause_bundle_lines(snapshot(pause, full=False, source="compute()"))[0] == (
+        "Paused (pause requested) at (anonymous script):1:1"
+    )
+
+
+def test_a_long_script_name_is_cut_in_the_frames_list() -> None:
+    long_name = frame(0, "f", f"{SITE}/{'m' * 80}.js", 1, 2)
+    assert frame_label(long_name) == "#0 f " + "m" * 48 + "…[+35 chars]:1:2"
+
+
+def test_a_resume_that_stops_again_says_so_and_a_step_that_stops_is_just_its_pause() -> None:
+    stopped = snapshot(AT_BREAKPOINT, console=(log("computed 45"),))
+    assert paused_again_lines("resume", stopped) == [
+        "Resumed, then paused again:",
+        *BUNDLE,
+        "Console since the last action: [log] computed 45",
+    ]
+    assert paused_again_lines("over", snapshot(AT_BREAKPOINT)) == BUNDLE
+
+
+def test_running_on_says_what_was_done_and_what_the_page_logged() -> None:
+    assert ran_on_lines("resume", busy=False, console=[log("greeted ada@example.test")]) == [
+        "Resumed; execution ran on without pausing.",
+        "Console since the last action: [log] greeted ada@example.test",
+    ]
+    assert ran_on_lines("over", busy=False, console=[]) == ["Stepped over; execution ran on without pausing."]
+    assert ran_on_lines("out", busy=False, console=[log("Uncaught TypeError: uncaught failure", "error")]) == [
+        "Stepped out; execution ran on without pausing.",
+        "Console since the last action: [error] Uncaught TypeError: uncaught failure",
+    ]
+
+
+def test_a_script_still_running_after_the_wait_is_pointed_at_pause() -> None:
+    assert ran_on_lines("into", busy=True, console=[]) == [
+        "Stepped into; the page is still running a script (pause it with {tool:debugger_pause})."
+    ]
+    assert ran_on_lines("resume", busy=True, console=[log("a"), log("b")]) == [
+        "Resumed; the page is still running a script (pause it with {tool:debugger_pause}).",
+        "Console since the last action (2):",
+        "  [log] a",
+        "  [log] b",
+    ]
+
+
+def test_a_pause_requested_on_an_idle_page_says_how_to_reach_it() -> None:
+    assert pause_pending_line(200) == (
+        "Pause requested; no script ran within 200 ms. Execution pauses at the next statement the page runs "
+        "(an event handler, a timer): trigger one, e.g. with {tool:click_element}."
+    )
