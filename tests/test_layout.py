@@ -15,16 +15,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "src" / "cdpilot"
 ANSWERS = sorted(path.stem for path in (SOURCE / "answers").glob("*.py") if path.stem != "__init__")
 JS_MARKS = ("=>", "function", "document.", "const ", "querySelector")
-# Page scripts not yet moved to browser/js/: the DOM tools' query, inspect and wait libraries
-# (assembled from shared pieces) and the input tools' element functions. Listed so that no
-# new module adds JavaScript in Python strings; the list only shrinks.
-NOT_YET_MOVED = {
-    "dom_scripts.py",
-    "dom_scripts_inspect.py",
-    "dom_scripts_query.py",
-    "dom_scripts_wait.py",
-    "input_scripts.py",
-}
 
 
 def test_no_two_modules_share_a_base_name() -> None:
@@ -70,8 +60,6 @@ def test_page_javascript_lives_in_js_files() -> None:
     """A string constant of more than one line that reads like JavaScript belongs in browser/js/."""
     offenders = []
     for path in SOURCE.rglob("*.py"):
-        if path.name in NOT_YET_MOVED:
-            continue
         tree = ast.parse(path.read_text())
         docstrings = _docstrings(tree)
         for node in ast.walk(tree):
@@ -80,4 +68,3 @@ def test_page_javascript_lives_in_js_files() -> None:
                 if "\n" in text and any(mark in text for mark in JS_MARKS):
                     offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert offenders == []
-    assert all((SOURCE / "browser" / "dom" / name).exists() for name in NOT_YET_MOVED), "shrink NOT_YET_MOVED"

@@ -9,8 +9,9 @@ never stops in them. The debugger's probe keeps a URL of its own on purpose: res
 rely on stopping in it (`cdpilot.browser.debugger.run_control`).
 
 The scripts themselves are real JavaScript files in ``browser/js/`` (package data), read once
-each by `page_script`; every file is one function or expression, and a test has Chromium
-parse each of them.
+each by `page_script`. Every file is one function or expression, except the ``dom_*.js``
+parts of the DOM libraries, which are declarations that `cdpilot.browser.dom.dom_scripts`
+puts together; a test has Chromium parse each of them.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from cdpilot_generated.contract import ResolverTable
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
+from cdpilot.answers.tool_errors import error_text
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import ArgumentError, ErrorLog, FieldProblem, classify, render_tool_references
 from cdpilot.server.rate_limit import RateLimiter
@@ -255,9 +256,8 @@ class Registry:
         if isinstance(route, ActionRoute):  # the action is no secret, and masking "connect" would garble the line
             arguments = {k: v for k, v in arguments.items() if k != route.discriminator}
         self._log.write(rendered, tool=name, connection_id=connection_id, exc=exc, arguments=arguments)
-        text = f"{message}\n\nSuggestion: {suggestion}" if suggestion else message
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=text)],
+            content=[types.TextContent(type="text", text=error_text(message, suggestion))],
             is_error=True,
             _meta={
                 "cdpilot/toolName": name,

@@ -15,23 +15,14 @@ element was resolved in, which for an iframe's element is the top document's: th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
-from cdpilot.browser.dom.input_scripts import (
-    ACTIONABLE,
-    CHOOSE_OPTION,
-    COMMIT_CHANGE,
-    FOCUS,
-    HIT_TARGET,
-    KIND,
-    PREPARE_FILL,
-    SET_VALUE,
-)
+from cdpilot.browser.dom.element_facts import ActionReport, ChosenOption, Effects
 from cdpilot.browser.dom.keys import KeyPress, key_events, parse_key
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
-from cdpilot.browser.dom.watch import Effects, perform
-from cdpilot.browser.own_scripts import own_function
+from cdpilot.browser.dom.watch import page_context, perform
+from cdpilot.browser.own_scripts import own_function, page_script
 from cdpilot.browser.page.evaluation import exception_text
 from cdpilot.browser.page.page_facts import DialogInfo
 from cdpilot.browser.session.browser_connection import BrowserConnection
@@ -44,17 +35,15 @@ RENDER_GRACE_S = 2.0  # the page-side wait ends itself at the deadline; this cov
 MAX_OPTIONS_LISTED = 10
 
 
-# Page-side functions, `this` being the element. Each answers a JSON value.
-@dataclass(frozen=True)
-class ActionReport:
-    element: ElementHandle | None
-    effects: Effects
-    detail: str = ""  # what the action settled on, e.g. the option chosen
-    masked: bool = False  # a password field: its value is never echoed
-
-
 async def click(
-    conn: BrowserConnection, selector: str, index: int, *, button: str, click_count: int, timeout_ms: int
+    conn: BrowserConnection,
+    selector: str,
+    index: int,
+    *,
+    button: str,
+    click_count: int,
+    timeout_ms: int,
+    with_context: bool = False,
 ) -> ActionReport:
     element = await resolve_element(conn, selector, index)
     x, y = await _actionable_point(conn, element, timeout_ms, need_enabled=True)
@@ -66,25 +55,35 @@ async def click(
             await _mouse(conn, {**mouse, "type": "mousePressed", "buttons": BUTTON_BITS[button], "clickCount": count})
             await _mouse(conn, {**mouse, "type": "mouseReleased", "buttons": 0, "clickCount": count})
 
-    return ActionReport(element, await perform(conn, events, timeout_ms=timeout_ms))
+    return await _report(conn, element, await perform(conn, events, timeout_ms=timeout_ms), with_context)
 
 
-async def hover(conn: BrowserConnection, selector: str, index: int, *, timeout_ms: int) -> ActionReport:
+async def hover(
+    conn: BrowserConnection, selector: str, index: int, *, timeout_ms: int, with_context: bool = False
+) -> ActionReport:
     element = await resolve_element(conn, selector, index)
     x, y = await _actionable_point(conn, element, timeout_ms, need_enabled=False)
     effects = await perform(conn, lambda: _mouse(conn, {"type": "mouseMoved", "x": x, "y": y}), timeout_ms=timeout_ms)
-    return ActionReport(element, effects)
+    return await _report(conn, element, effects, with_context)
 
 
 async def fill(
-    conn: BrowserConnection, selector: str, index: int, text: str, *, clear: bool, submit: bool, timeout_ms: int
+    conn: BrowserConnection,
+    selector: str,
+    index: int,
+    text: str,
+    *,
+    clear: bool,
+    submit: bool,
+    timeout_ms: int,
+    with_context: bool = False,
 ) -> ActionReport:
     """Type `text` with ``Input.insertText`` (the page sees input events), then fire ``change``.
 
     The change event is dispatched rather than caused by a blur: blurring would close the
     suggestion list of an autocomplete field the caller is about to pick from."""
     element = await resolve_element(conn, selector, index)
-    kind = await _call(conn, element, KIND)
+    kind = await _call(conn, element, "input_kind")
     if kind not in ("text", "password", "value", "contenteditable"):
         raise _not_fillable(element, kind)
     await _wait_actionable(conn, element, timeout_ms, need_enabled=True, need_editable=True)
@@ -92,7 +91,7 @@ async def fill(
 
     async def events() -> None:
         if kind == "value":  # date, colour, range…: no text entry to type into
-            if not await _call(conn, element, SET_VALUE, text):
+            if not await _call(conn, element, "set_value", text):
                 raise ArgumentError(
                     "The field refused the value.",
                     problems=[FieldProblem("text", f"a value this {element.description} accepts", repr(text))],
@@ -100,41 +99,49 @@ async def fill(
                     "#ff0000), then call {tool:fill_element} again.",
                 )
         else:
-            if await _call(conn, element, PREPARE_FILL, clear) == "selected" and not text:
+            if await _call(conn, element, "prepare_fill", clear) == "selected" and not text:
                 await _keys(conn, parse_key("Delete"))
             if text:
                 await conn.features.unless_blocked(conn.page.send("Input.insertText", {"text": text}))
-            outcome.append(await _call(conn, element, COMMIT_CHANGE))
+            outcome.append(await _call(conn, element, "commit_change"))
         if submit:
             await _keys(conn, parse_key("Enter"))
 
     effects = await perform(conn, events, timeout_ms=timeout_ms)
-    detail = ""
     masked = kind == "password"
-    if outcome and clear and outcome[0] != text and not masked:
-        detail = f'the field holds "{clip(one_line(outcome[0]), 80)}"'
-    return ActionReport(element, effects, detail, masked)
+    report = await _report(conn, element, effects, with_context)
+    changed = bool(outcome) and clear and outcome[0] != text and not masked
+    return replace(report, value_after=outcome[0] if changed else None, masked=masked)
 
 
-async def press(conn: BrowserConnection, key: str, selector: str | None, index: int) -> tuple[KeyPress, ActionReport]:
+async def press(
+    conn: BrowserConnection, key: str, selector: str | None, index: int, *, with_context: bool = False
+) -> tuple[KeyPress, ActionReport]:
     """Press `key` (a name or combination) in the element, or wherever the focus is."""
     keypress = parse_key(key)
     element = None
     if selector is not None:
         element = await resolve_element(conn, selector, index)
         await _wait_actionable(conn, element, DEFAULT_TIMEOUT_MS, need_enabled=False, need_editable=False)
-        if not await _call(conn, element, FOCUS):
+        if not await _call(conn, element, "focus_element"):
             raise StateError(
                 f"{element.description} cannot take the keyboard focus.",
                 suggestion="Target a focusable element (input, button, link, [tabindex]), or leave out the "
                 "selector to press the key wherever the focus is; {tool:query_elements} lists candidates.",
             )
     effects = await perform(conn, lambda: _keys(conn, keypress), timeout_ms=DEFAULT_TIMEOUT_MS)
-    return keypress, ActionReport(element, effects)
+    return keypress, await _report(conn, element, effects, with_context)
 
 
 async def select(
-    conn: BrowserConnection, selector: str, index: int, *, value: str | None, label: str | None, timeout_ms: int
+    conn: BrowserConnection,
+    selector: str,
+    index: int,
+    *,
+    value: str | None,
+    label: str | None,
+    timeout_ms: int,
+    with_context: bool = False,
 ) -> ActionReport:
     """Choose one option of a <select> by value or by its visible label; fires input and change."""
     if (value is None) == (label is None):
@@ -145,7 +152,7 @@ async def select(
             suggestion="Call {tool:select_option} with value=… (the option's value) or label=… (its text), not both.",
         )
     element = await resolve_element(conn, selector, index)
-    kind = await _call(conn, element, KIND)
+    kind = await _call(conn, element, "input_kind")
     if kind != "select":
         raise ArgumentError(
             "select_option works on <select> elements only.",
@@ -154,20 +161,22 @@ async def select(
             "with {tool:click_element}.",
         )
     await _wait_actionable(conn, element, timeout_ms, need_enabled=True, need_editable=False)
-    chosen: list[str] = []
+    chosen: list[ChosenOption] = []
     by, wanted = ("value", value) if value is not None else ("label", label)
 
     async def events() -> None:
-        reply = await _call(conn, element, CHOOSE_OPTION, by, wanted)
+        reply = await _call(conn, element, "choose_option", by, wanted)
         if "options" in reply:
             raise _no_such_option(element, by, str(wanted), reply)
-        chosen.append(f'"{clip(one_line(reply["label"]), 80)}" (value "{clip(one_line(reply["value"]), 80)}")')
+        chosen.append(ChosenOption(label=str(reply["label"]), value=str(reply["value"])))
 
     effects = await perform(conn, events, timeout_ms=timeout_ms)
-    return ActionReport(element, effects, chosen[0] if chosen else "")
+    return replace(await _report(conn, element, effects, with_context), chosen=tuple(chosen))
 
 
-async def answer_dialog(conn: BrowserConnection, accept: bool, prompt_text: str | None) -> tuple[DialogInfo, Effects]:
+async def answer_dialog(
+    conn: BrowserConnection, accept: bool, prompt_text: str | None, *, with_context: bool = False
+) -> tuple[DialogInfo, ActionReport]:
     """Accept or dismiss the open dialog, and report what the page did once it went on."""
     answered: list[DialogInfo] = []
 
@@ -175,7 +184,16 @@ async def answer_dialog(conn: BrowserConnection, accept: bool, prompt_text: str 
         answered.append(await conn.features.dialogs.handle(conn.page, accept, prompt_text))
 
     effects = await perform(conn, events, timeout_ms=DEFAULT_TIMEOUT_MS, answers_dialog=True)
-    return answered[0], effects
+    return answered[0], await _report(conn, None, effects, with_context)
+
+
+async def _report(
+    conn: BrowserConnection, element: ElementHandle | None, effects: Effects, with_context: bool
+) -> ActionReport:
+    """The action's report; with the page's context after it when asked for and the page did
+    not pause (a pause answers with its own bundle instead)."""
+    context = await page_context(conn, element, effects) if with_context and effects.pause is None else None
+    return ActionReport(element.target if element is not None else None, effects, context=context)
 
 
 async def _actionable_point(
@@ -190,7 +208,7 @@ async def _actionable_point(
     if not centres:
         raise _not_actionable(element, "hidden:no box on screen", timeout_ms)
     x, y = centres[0]
-    covering = await _call(conn, element, HIT_TARGET, x, y)
+    covering = await _call(conn, element, "hit_target", x, y)
     if covering:
         raise StateError(
             f"{element.description} is covered by {covering} at its centre ({x:.0f}, {y:.0f}); the pointer "
@@ -208,7 +226,7 @@ async def _wait_actionable(
     budget_s = timeout_ms / 1000 + RENDER_GRACE_S
     try:
         problem = await _call(
-            conn, element, ACTIONABLE, timeout_ms, need_enabled, need_editable, await_promise=True, timeout_s=budget_s
+            conn, element, "actionable", timeout_ms, need_enabled, need_editable, await_promise=True, timeout_s=budget_s
         )
     except CdpTimeoutError:
         problem = "no frames"
@@ -283,14 +301,15 @@ async def _keys(conn: BrowserConnection, keypress: KeyPress) -> None:
 async def _call(
     conn: BrowserConnection,
     element: ElementHandle,
-    function: str,
+    script_name: str,
     *args: object,
     await_promise: bool = False,
     timeout_s: float | None = None,
 ) -> Any:
-    """Run one of our page-side functions with the element as ``this``; its JSON value."""
+    """Run the page-side function ``browser/js/<script_name>.js`` with the element as ``this``;
+    its JSON value."""
     params = {
-        "functionDeclaration": own_function(function),
+        "functionDeclaration": own_function(page_script(script_name)),
         "objectId": element.object_id,
         "arguments": [{"value": arg} for arg in args],
         "returnByValue": True,

@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, Literal
 
 from cdpilot.browser.dom.dom_scripts import script
-from cdpilot.browser.dom.dom_scripts_inspect import INSPECT_LIBRARY
-from cdpilot.browser.dom.dom_scripts_query import QUERY_LIBRARY
-from cdpilot.browser.dom.dom_scripts_wait import WAIT_LIBRARY
+from cdpilot.browser.dom.element_facts import ElementTarget, InspectFindings, QueryFindings, WaitResult
 from cdpilot.browser.own_scripts import own_expression
 from cdpilot.browser.page.evaluation import exception_text
 from cdpilot.browser.session.browser_connection import BrowserConnection
@@ -46,6 +44,11 @@ class ElementHandle:
     index: int
     where: str  # "" in the main document, else e.g. "iframe#inner-frame > shadow root of div#host"
 
+    @property
+    def target(self) -> ElementTarget:
+        """The element as an answer names it."""
+        return ElementTarget(self.description, self.where, self.index, self.match_count)
+
 
 WaitState = Literal["attached", "visible", "hidden"]
 # After a navigation killed a pending wait, either event says the new document is there.
@@ -58,85 +61,6 @@ CONTEXT_GONE = (
 )
 
 WAIT_HINT = "Raise timeout_ms, or look at what the page has with {tool:query_elements} or {tool:browser_screenshot}."
-
-
-class Interactive(TypedDict):
-    selector: str
-    kind: str  # a form control's type (email, checkbox, select-one, textarea), else ""
-    text: str
-
-
-class ElementInfo(TypedDict):
-    """One element of a query, as dom_scripts.py `detail` reports it."""
-
-    index: int
-    tag: str
-    id: str
-    classes: list[str]
-    visible: bool
-    text: str
-    value: str
-    disabled: bool
-    checked: bool
-    where: str
-    open: str
-    structure: str
-    children: int
-    descendants: int
-    interactive: list[Interactive]
-    interactiveTotal: int
-
-
-class Similar(TypedDict):
-    """What exists when nothing matched: names close to the selector's, and a sample."""
-
-    ids: list[str]
-    classes: list[str]
-    tags: list[str]
-    someIds: list[str]
-    idCount: int
-    elements: int
-    shadowRoots: int
-    frames: int
-
-
-class QueryResult(TypedDict):
-    total: int
-    hidden: int
-    withoutText: int
-    kept: int
-    elements: list[ElementInfo]
-    similar: Similar | None
-
-
-class SelectorSuggestion(TypedDict):
-    selector: str
-    score: int
-    reason: str
-
-
-class Candidate(TypedDict):
-    description: str
-    where: str
-    visible: bool
-    score: int
-    reasons: list[str]
-    selectors: list[SelectorSuggestion]
-
-
-class InspectResult(TypedDict):
-    candidates: list[Candidate]
-    total: int
-    scored: int
-
-
-@dataclass(frozen=True)
-class WaitResult:
-    awaited: str  # e.g. '"#late" to be visible'
-    found: str  # e.g. 'p#late.late "Arrived late"', or the text that appeared; "" for hidden
-    where: str
-    count: int | None  # matches of the selector when the wait ended (None for texts)
-    elapsed_ms: int
 
 
 async def run_page_script(conn: BrowserConnection, expression: str, *, by_value: bool = True) -> dict[str, Any]:
@@ -176,7 +100,7 @@ async def resolve_element(conn: BrowserConnection, selector: str, index: int) ->
     when nothing matches or `index` is out of range.
     """
     page = conn.page
-    wrapper = await run_page_script(conn, script(QUERY_LIBRARY, "resolve", selector, index), by_value=False)
+    wrapper = await run_page_script(conn, script("query", "resolve", selector, index), by_value=False)
     try:
         reply = await page.send("Runtime.getProperties", {"objectId": wrapper["objectId"], "ownProperties": True})
     finally:
@@ -207,18 +131,18 @@ async def resolve_element(conn: BrowserConnection, selector: str, index: int) ->
 
 async def query_elements(
     conn: BrowserConnection, selector: str, *, limit: int, text_contains: str | None, include_hidden: bool
-) -> QueryResult:
+) -> QueryFindings:
     """Matches of `selector`, filtered by visibility (unless `include_hidden`) then by text,
     the first `limit` described; with names that resemble the selector when nothing matched."""
-    value = await run_page_script(conn, script(QUERY_LIBRARY, "query", selector, limit, text_contains, include_hidden))
+    value = await run_page_script(conn, script("query", "query", selector, limit, text_contains, include_hidden))
     if "error" in value:
         raise invalid_selector(str(value["error"]))
-    return cast(QueryResult, value)
+    return QueryFindings.from_page(value)
 
 
 async def inspect_element(
     conn: BrowserConnection, *, description: str | None, text: str | None, attributes: dict[str, str] | None, limit: int
-) -> InspectResult:
+) -> InspectFindings:
     """The best-matching elements, each with unique selectors ranked by how stable they are."""
     if not (description or text or attributes):
         raise ArgumentError(
@@ -226,8 +150,8 @@ async def inspect_element(
             problems=[FieldProblem("description | text | attributes", "at least one of them", "none")],
             suggestion='Call {tool:inspect_element} with e.g. description="login submit button" or text="Sign in".',
         )
-    value = await run_page_script(conn, script(INSPECT_LIBRARY, "inspect", description, text, attributes, limit))
-    return cast(InspectResult, value)
+    value = await run_page_script(conn, script("inspect", "inspect", description, text, attributes, limit))
+    return InspectFindings.from_page(value)
 
 
 async def wait_for(
@@ -253,7 +177,7 @@ async def wait_for(
         async with asyncio.timeout(timeout_ms / 1000 + 1):  # the page's own deadline comes first
             while True:
                 left_ms = max(1, round((deadline - loop.time()) * 1000))
-                expression = script(WAIT_LIBRARY, "waitFor", selector, state, texts, left_ms)
+                expression = script("wait", "waitFor", selector, state, texts, left_ms)
                 with conn.page.listen(*NEW_DOCUMENT_EVENTS) as new_documents:
                     try:
                         value = await _await_page(conn, expression, left_ms)

@@ -13,22 +13,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError, Pause
+from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError
+from cdpilot.browser.dom.element_facts import Effects, Navigation, PageContext
 from cdpilot.browser.dom.query import ElementHandle
 from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.browser.own_scripts import own_expression, own_function, page_script
 from cdpilot.browser.page.dialogs import DialogOpenError
-from cdpilot.browser.page.page_facts import DialogInfo
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import CdpCommandError, CdpTimeoutError
-from cdpilot.text import clip, one_line
 
-MAX_CONSOLE_LINES = 5
-MAX_LINE_CHARS = 160
 CONTEXT_TIMEOUT_S = 2.0  # the state bundle is a courtesy: never worth a long wait
 # A hidden tab (a background tab of a browser we connected to) gets no animation frames.
 NEXT_TASK = "new Promise(r => document.hidden ? setTimeout(r) : requestAnimationFrame(() => setTimeout(r)))"
@@ -41,52 +37,6 @@ NAVIGATION_EVENTS = (
     "Page.lifecycleEvent",
     "Page.frameStoppedLoading",
 )
-
-
-@dataclass(frozen=True)
-class Navigation:
-    url: str
-    title: str
-    same_document: bool
-    finished: bool  # False: it started but had not loaded when the action's timeout ran out
-
-
-@dataclass
-class Effects:
-    dialog: DialogInfo | None = None
-    pause: Pause | None = None  # the page's own code paused in the debugger
-    navigation: Navigation | None = None
-    console: list[ConsoleEntry] = field(default_factory=list)
-    timeout_ms: int = 0
-
-    def lines(self) -> list[str]:
-        """Compact report lines; ``{tool:…}`` references are left for the caller to spell."""
-        lines: list[str] = []
-        if self.dialog is not None:
-            lines.append(
-                f'Opened {_article(self.dialog.type)} {self.dialog.type} dialog: "{self.dialog.preview}" '
-                "— answer it with {tool:handle_dialog}."
-            )
-        nav = self.navigation
-        if nav is not None:
-            if nav.same_document:
-                lines.append(f"Navigated within the page to {clip(one_line(nav.url), 160)}.")
-            elif nav.finished:
-                lines.append(f'Navigated to {clip(one_line(nav.url), 160)} (title "{clip(one_line(nav.title), 80)}").')
-            else:
-                lines.append(
-                    f"A navigation to {clip(one_line(nav.url), 160)} started; not loaded within {self.timeout_ms} ms."
-                )
-        if self.console:
-            shown = [_console_line(entry) for entry in self.console[:MAX_CONSOLE_LINES]]
-            if len(self.console) == 1:
-                lines.append(f"Console: {shown[0]}")
-            else:
-                lines.append(f"Console ({len(self.console)}):")
-                lines += [f"  {line}" for line in shown]
-            if len(self.console) > MAX_CONSOLE_LINES:
-                lines.append(f"  …{len(self.console) - MAX_CONSOLE_LINES} more: {{tool:get_console_logs}}")
-        return lines
 
 
 async def perform(
@@ -208,21 +158,12 @@ def _is_favicon_noise(entry: ConsoleEntry) -> bool:
     return entry.url is not None and urlsplit(entry.url).path == "/favicon.ico"
 
 
-def _console_line(entry: ConsoleEntry) -> str:
-    repeat = f" ({entry.count} times)" if entry.count > 1 else ""
-    return f"[{entry.level}] {clip(one_line(entry.text), 120)}{repeat}"
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"
-
-
-async def context_lines(conn: BrowserConnection, element: ElementHandle | None, effects: Effects) -> list[str]:
-    """A short state bundle after an action: the element's state and where the page is.
+async def page_context(conn: BrowserConnection, element: ElementHandle | None, effects: Effects) -> PageContext:
+    """Where the page is after an action, and the element's state in a few words.
 
     The element is skipped when the page cannot answer: a dialog is open, or a navigation
     is still loading (Chrome holds page commands until the new document commits)."""
-    lines: list[str] = []
+    state = ""
     navigating = effects.navigation is not None and not effects.navigation.finished
     blocked = conn.features.dialogs.open is not None or conn.features.debugger.paused is not None
     if element is not None and not navigating and not blocked:
@@ -237,9 +178,6 @@ async def context_lines(conn: BrowserConnection, element: ElementHandle | None, 
             state = str((await conn.features.unless_blocked(send)).get("result", {}).get("value") or "")
         except (DialogOpenError, CdpCommandError, CdpTimeoutError):
             state = ""  # gone with a navigation, blocked by a dialog that just opened, or a page too busy
-        if state:
-            lines.append(f"Element: {state}")
     history = await conn.page.send("Page.getNavigationHistory")
     entry = history["entries"][history["currentIndex"]]
-    lines.append(f'Page: "{clip(one_line(str(entry["title"])), 80)}" {clip(one_line(str(entry["url"])), 160)}')
-    return lines
+    return PageContext(title=str(entry["title"]), url=str(entry["url"]), element_state=state)

@@ -2,7 +2,14 @@
 function () {
   const el = this, parts = [];
   if (!el.isConnected) return "removed from the page";
-  const tag = el.tagName.toLowerCase(), clip = s => JSON.stringify(s.length > 80 ? s.slice(0, 79) + "…" : s);
+  const tag = el.tagName.toLowerCase();
+  // cdpilot's one cut style (text.clip): at most 80 characters, marked with how much is missing.
+  const mark = n => "…[+" + n + " chars]";
+  const clip = s => {
+    let kept = 80 - mark(s.length).length;
+    while (kept + 1 + mark(s.length - kept - 1).length <= 80) kept++;
+    return JSON.stringify(s.length > 80 ? s.slice(0, kept) + mark(s.length - kept) : s);
+  };
   const chosen = tag === "select" ? [...el.selectedOptions].map(o => clip(o.label)).join(", ") : "";
   if (tag === "select") parts.push("selected " + (chosen || "nothing"));
   else if (el.type === "checkbox" || el.type === "radio") parts.push(el.checked ? "checked" : "not checked");

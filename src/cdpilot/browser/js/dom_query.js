@@ -1,10 +1,4 @@
-"""The page-side half of query_elements: filters, per-element cards, near-miss suggestions."""
-
-from __future__ import annotations
-
-from cdpilot.browser.dom.dom_scripts import BASICS, SELECTORS
-
-_QUERY = r"""
+// DOM library: query_elements' filters, per-element cards and near-miss suggestions (entry points: query, resolve).
 function structure(el) {
   const groups = els => {
     const counts = new Map();
@@ -116,7 +110,3 @@ function resolve(selector, index) {
   if (!m) return {count, element: null, description: '', where: ''};
   return {count, element: m.el, description: describe(m.el, textOf(m.el)), where: m.where.join(' > ')};
 }
-"""
-
-
-QUERY_LIBRARY = BASICS + SELECTORS + _QUERY

@@ -1,10 +1,4 @@
-"""The page-side half of wait_for: a wait driven by MutationObserver and animation frames."""
-
-from __future__ import annotations
-
-from cdpilot.browser.dom.dom_scripts import BASICS
-
-_WAIT = r"""
+// DOM library: wait_for, a promise settled by a MutationObserver and animation frames (entry point: waitFor).
 function selectorState(matches, state) {
   const shown = matches.find(m => m.shown && isVisible(m.el));
   const target = state === 'attached' ? matches[0] : shown;
@@ -67,7 +61,3 @@ function waitFor(selector, state, texts, timeoutMs) {
     tick();
   });
 }
-"""
-
-
-WAIT_LIBRARY = BASICS + _WAIT

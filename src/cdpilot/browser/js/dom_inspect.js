@@ -1,10 +1,4 @@
-"""The page-side half of inspect_element: candidates and ranked selectors."""
-
-from __future__ import annotations
-
-from cdpilot.browser.dom.dom_scripts import BASICS, SELECTORS
-
-_INSPECT = r"""
+// DOM library: inspect_element, elements scored against a description (entry point: inspect).
 const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'for', 'to', 'in', 'on', 'at', 'with', 'and', 'or', 'that', 'this',
   'is', 'it', 'its', 'element', 'page', 'which', 'one', 'some']);
 const TAG_WORDS = {
@@ -92,7 +86,3 @@ function inspect(description, text, attributes, limit) {
   }));
   return {candidates: best, total: found.length, scored};
 }
-"""
-
-
-INSPECT_LIBRARY = BASICS + SELECTORS + _INSPECT

@@ -1,0 +1,105 @@
+"""Answers after an action (click, fill, hover, press, select, a dialog answered): what was
+done, then what it caused (a dialog, a navigation, console output) and, when context was
+asked for, the element's state and where the page is.
+
+``{tool:…}`` references are left in the text; the registry spells them for the active mode.
+"""
+
+from __future__ import annotations
+
+from cdpilot.answers.console_log import console_bundle_lines
+from cdpilot.browser.dom.element_facts import ActionReport, Effects, ElementTarget, PageContext
+from cdpilot.browser.page.page_facts import DialogInfo
+from cdpilot.text import clip, one_line
+
+URL_CHARS = 160
+TITLE_CHARS = 80
+VALUE_CHARS = 80
+CLICK_VERBS = {1: "Clicked", 2: "Double-clicked", 3: "Triple-clicked"}
+
+
+def target_text(element: ElementTarget | None) -> str:
+    """`button#go "Go" (in iframe#pay) (match 2 of 3)`, or "the page" for a key pressed anywhere."""
+    if element is None:
+        return "the page"
+    text = element.description
+    if element.where:
+        text += f" (in {element.where})"
+    if element.match_count > 1:
+        text += f" (match {element.index + 1} of {element.match_count})"
+    return text
+
+
+def clicked_line(report: ActionReport, *, button: str, click_count: int) -> str:
+    with_button = "" if button == "left" else f" with the {button} button"
+    return f"{CLICK_VERBS[click_count]} {target_text(report.element)}{with_button}."
+
+
+def filled_line(report: ActionReport, text: str, *, submitted: bool) -> str:
+    typed = f"{len(text)} characters" if report.masked else f'"{clip(one_line(text), VALUE_CHARS)}"'
+    line = f"Filled {target_text(report.element)} with {typed}" + (" and pressed Enter." if submitted else ".")
+    if report.value_after is not None:
+        line += f' Now the field holds "{clip(one_line(report.value_after), VALUE_CHARS)}".'
+    return line
+
+
+def hovered_line(report: ActionReport) -> str:
+    return f"Hovered {target_text(report.element)}."
+
+
+def pressed_line(report: ActionReport, key_label: str) -> str:
+    where = f" in {target_text(report.element)}" if report.element is not None else ""
+    return f"Pressed {key_label}{where}."
+
+
+def selected_line(report: ActionReport) -> str:
+    chosen = ", ".join(
+        f'"{clip(one_line(o.label), VALUE_CHARS)}" (value "{clip(one_line(o.value), VALUE_CHARS)}")'
+        for o in report.chosen
+    )
+    return f"Selected {chosen or 'the option'} in {target_text(report.element)}."
+
+
+def dialog_answered_line(dialog: DialogInfo, *, accepted: bool, prompt_text: str | None) -> str:
+    line = f'{"Accepted" if accepted else "Dismissed"} the {dialog.type} dialog "{dialog.preview}"'
+    if accepted and prompt_text is not None and dialog.type == "prompt":
+        line += f' with "{clip(one_line(prompt_text), VALUE_CHARS)}"'
+    return line + "."
+
+
+def effects_lines(effects: Effects) -> list[str]:
+    """What the action caused: a dialog it opened, a navigation, console output."""
+    lines: list[str] = []
+    if effects.dialog is not None:
+        kind, preview = effects.dialog.type, effects.dialog.preview
+        lines.append(f'Opened {_article(kind)} {kind} dialog: "{preview}" — answer it with {{tool:handle_dialog}}.')
+    nav = effects.navigation
+    if nav is not None:
+        url = clip(one_line(nav.url), URL_CHARS)
+        if nav.same_document:
+            lines.append(f"Navigated within the page to {url}.")
+        elif nav.finished:
+            lines.append(f'Navigated to {url} (title "{clip(one_line(nav.title), TITLE_CHARS)}").')
+        else:
+            lines.append(f"A navigation to {url} started; not loaded within {effects.timeout_ms} ms.")
+    return lines + console_bundle_lines(effects.console, "Console")
+
+
+def context_lines(context: PageContext) -> list[str]:
+    """The short state bundle: the element's state, when the page could say, and the page."""
+    lines = [f"Element: {context.element_state}"] if context.element_state else []
+    title = clip(one_line(context.title), TITLE_CHARS)
+    lines.append(f'Page: "{title}" {clip(one_line(context.url), URL_CHARS)}')
+    return lines
+
+
+def action_lines(first: str, report: ActionReport) -> list[str]:
+    """The first line, the effects, and the context when the report carries one."""
+    lines = [first, *effects_lines(report.effects)]
+    if report.context is not None:
+        lines += context_lines(report.context)
+    return lines
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"

@@ -1,0 +1,116 @@
+"""The answers after an action (click, fill, hover, press, select, dialogs), on hand-built facts."""
+
+from __future__ import annotations
+
+from cdpilot.answers.action_effects import (
+    action_lines,
+    clicked_line,
+    context_lines,
+    dialog_answered_line,
+    effects_lines,
+    filled_line,
+    hovered_line,
+    pressed_line,
+    selected_line,
+    target_text,
+)
+from cdpilot.browser.dom.element_facts import (
+    ActionReport,
+    ChosenOption,
+    Effects,
+    ElementTarget,
+    Navigation,
+    PageContext,
+)
+from cdpilot.browser.observe.console_facts import ConsoleEntry
+from cdpilot.browser.page.page_facts import DialogInfo
+
+GO = ElementTarget('button#go "Go"', "", 0, 1)
+SECOND = ElementTarget('li.item "Two"', "iframe#list", 1, 3)
+DONE = Effects()
+
+
+def _log(text: str, count: int = 1) -> ConsoleEntry:
+    return ConsoleEntry("log", text, None, None, (), 0, count)
+
+
+def test_the_target_says_where_and_which_match() -> None:
+    assert target_text(GO) == 'button#go "Go"'
+    assert target_text(SECOND) == 'li.item "Two" (in iframe#list) (match 2 of 3)'
+    assert target_text(None) == "the page"
+
+
+def test_first_lines() -> None:
+    assert clicked_line(ActionReport(GO, DONE), button="left", click_count=1) == 'Clicked button#go "Go".'
+    assert clicked_line(ActionReport(GO, DONE), button="right", click_count=2) == (
+        'Double-clicked button#go "Go" with the right button.'
+    )
+    assert hovered_line(ActionReport(SECOND, DONE)) == 'Hovered li.item "Two" (in iframe#list) (match 2 of 3).'
+    assert pressed_line(ActionReport(None, DONE), "Control+A") == "Pressed Control+A."
+    assert pressed_line(ActionReport(GO, DONE), "Enter") == 'Pressed Enter in button#go "Go".'
+    chosen = ActionReport(GO, DONE, chosen=(ChosenOption("Large", "l"),))
+    assert selected_line(chosen) == 'Selected "Large" (value "l") in button#go "Go".'
+
+
+def test_a_fill_echoes_the_text_unless_it_is_a_password() -> None:
+    field = ElementTarget("input#email", "", 0, 1)
+    assert filled_line(ActionReport(field, DONE), "a@b.c", submitted=True) == (
+        'Filled input#email with "a@b.c" and pressed Enter.'
+    )
+    assert filled_line(ActionReport(field, DONE, masked=True), "hunter2", submitted=False) == (
+        "Filled input#email with 7 characters."
+    )
+    trimmed = ActionReport(field, DONE, value_after="12")
+    assert filled_line(trimmed, "123", submitted=False) == 'Filled input#email with "123". Now the field holds "12".'
+
+
+def test_a_dialog_answered() -> None:
+    prompt = DialogInfo("prompt", "Your name?", "")
+    assert dialog_answered_line(prompt, accepted=True, prompt_text="Ada") == (
+        'Accepted the prompt dialog "Your name?" with "Ada".'
+    )
+    assert (
+        dialog_answered_line(prompt, accepted=False, prompt_text="Ada") == 'Dismissed the prompt dialog "Your name?".'
+    )
+
+
+def test_effects_a_dialog_a_navigation_and_console_output() -> None:
+    effects = Effects(
+        dialog=DialogInfo("alert", "Saved", ""),
+        navigation=Navigation("http://127.0.0.1:8000/next", "Next", same_document=False, finished=True),
+        console=[_log("saved", 2)],
+    )
+    assert effects_lines(effects) == [
+        'Opened an alert dialog: "Saved" — answer it with {tool:handle_dialog}.',
+        'Navigated to http://127.0.0.1:8000/next (title "Next").',
+        "Console: [log] saved (×2)",
+    ]
+
+
+def test_navigations_in_the_page_and_unfinished() -> None:
+    inside = Effects(navigation=Navigation("http://127.0.0.1:8000/#two", "", same_document=True, finished=True))
+    assert effects_lines(inside) == ["Navigated within the page to http://127.0.0.1:8000/#two."]
+    slow = Effects(navigation=Navigation("http://127.0.0.1:8000/slow", "", False, False), timeout_ms=5000)
+    assert effects_lines(slow) == ["A navigation to http://127.0.0.1:8000/slow started; not loaded within 5000 ms."]
+
+
+def test_much_console_output_is_cut_with_a_count_of_the_rest() -> None:
+    effects = Effects(console=[_log(f"line {n}") for n in range(7)])
+    assert effects_lines(effects) == [
+        "Console (7):",
+        *(f"  [log] line {n}" for n in range(5)),
+        "  …2 more: {tool:get_console_logs}",
+    ]
+
+
+def test_context_lines_and_the_whole_answer() -> None:
+    context = PageContext("Checkout", "http://127.0.0.1:8000/cart", 'value "3", focused')
+    assert context_lines(context) == ['Element: value "3", focused', 'Page: "Checkout" http://127.0.0.1:8000/cart']
+    assert context_lines(PageContext("T" * 100, "http://x/")) == [f'Page: "{"T" * 68}…[+32 chars]" http://x/']
+    report = ActionReport(GO, Effects(console=[_log("clicked")]), context=context)
+    assert action_lines("Clicked.", report) == [
+        "Clicked.",
+        "Console: [log] clicked",
+        'Element: value "3", focused',
+        'Page: "Checkout" http://127.0.0.1:8000/cart',
+    ]

@@ -1,0 +1,167 @@
+"""The DOM tools' answers (query cards, selector suggestions, waits), on hand-built facts."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from cdpilot.answers.elements import (
+    element_block,
+    element_head,
+    fit_blocks,
+    inspect_answer,
+    no_match_answer,
+    query_answer,
+    wait_answer,
+)
+from cdpilot.browser.dom.element_facts import (
+    ElementSummary,
+    InspectCandidate,
+    InspectFindings,
+    InteractiveControl,
+    QueryFindings,
+    SelectorSuggestion,
+    SimilarNames,
+    WaitResult,
+)
+
+FORM = ElementSummary(
+    index=0,
+    tag="form",
+    id="login",
+    classes=("card", "wide"),
+    visible=True,
+    text="Email Password Sign in",
+    value="",
+    disabled=False,
+    checked=False,
+    where="",
+    opening_tag='<form id="login" class="card wide">',
+    structure="form > label*2+input*2+button",
+    children=5,
+    descendants=5,
+    interactive=(
+        InteractiveControl("#email", "email", ""),
+        InteractiveControl("#password", "password", ""),
+        InteractiveControl("button.primary", "", "Sign in"),
+    ),
+    interactive_total=4,
+)
+BUTTON = replace(
+    FORM,
+    index=3,
+    tag="button",
+    id="",
+    classes=("btn", "primary", "large", "round", "shadow"),
+    text="Go",
+    disabled=True,
+    where="iframe#pay",
+    opening_tag='<button class="btn primary large round shadow" disabled>',
+    structure="",
+    children=0,
+    descendants=0,
+    interactive=(),
+    interactive_total=0,
+)
+NO_MATCH = SimilarNames(
+    ids=("email",), classes=(), tags=("button",), some_ids=(), id_count=3, elements=40, shadow_roots=1, frames=0
+)
+
+
+def test_an_element_head_says_who_and_how() -> None:
+    assert element_head(FORM) == '[0] form#login.card.wide "Email Password Sign in" visible'
+    assert element_head(BUTTON) == '[3] button.btn.primary.large.round… "Go" visible, disabled, in iframe#pay'
+    field = replace(BUTTON, tag="input", classes=(), text="", disabled=False, checked=True, value="•••", where="")
+    assert element_head(field) == '[3] input visible, checked, value="•••"'
+
+
+def test_an_element_block_adds_markup_structure_and_controls() -> None:
+    assert element_block(FORM) == (
+        '[0] form#login.card.wide "Email Password Sign in" visible\n'
+        '  <form id="login" class="card wide">\n'
+        "  form > label*2+input*2+button (5 children, 5 descendants)\n"
+        '  interactive (4): #email (email), #password (password), button.primary "Sign in", +1 more'
+    )
+    assert element_block(BUTTON) == element_head(BUTTON) + "\n" + "  " + BUTTON.opening_tag
+
+
+def test_a_query_answer_sums_up_its_filters() -> None:
+    found = QueryFindings(total=6, hidden=2, without_text=1, kept=3, elements=(FORM,), similar=None)
+    assert query_answer(found, selector="form", text_contains="mail", max_chars=5000) == (
+        '6 match "form" (2 hidden removed, 1 without text "mail" removed); showing 1 of 3. '
+        "[index] counts all matches, as click_element does.\n" + element_block(FORM)
+    )
+
+
+def test_a_query_of_only_hidden_matches_says_how_to_see_them() -> None:
+    found = QueryFindings(total=2, hidden=2, without_text=0, kept=0, elements=(), similar=None)
+    assert query_answer(found, selector=".tip", text_contains=None, max_chars=5000) == (
+        '2 match ".tip" (2 hidden removed); showing 0 of 0. [index] counts all matches, as click_element does. '
+        "Use include_hidden=true to see the hidden ones."
+    )
+
+
+def test_no_match_names_what_is_similar() -> None:
+    found = QueryFindings(total=0, hidden=0, without_text=0, kept=0, elements=(), similar=NO_MATCH)
+    assert query_answer(found, selector="#emial", text_contains=None, max_chars=5000) == (
+        'No element matches "#emial" (searched 40 elements, 1 shadow root).\n'
+        "Similar ids: #email\n"
+        "Similar tags: button\n"
+        'Try a broader selector, or inspect_element(description="…") to find one from words.'
+    )
+
+
+def test_no_match_without_anything_similar_samples_the_ids() -> None:
+    nothing = replace(NO_MATCH, ids=(), tags=(), some_ids=("app", "nav"), shadow_roots=0, frames=2)
+    assert no_match_answer(".x", nothing).splitlines()[:2] == [
+        'No element matches ".x" (searched 40 elements, 2 iframes).',
+        "Ids on the page: #app, #nav (3 in all).",
+    ]
+    assert "The page has no ids." in no_match_answer(".x", replace(nothing, some_ids=()))
+
+
+def test_blocks_past_the_budget_are_shortened_and_the_answer_says_so() -> None:
+    blocks = [("F" * 300, "short one"), ("G" * 300, "short two")]
+    assert fit_blocks("Summary.", blocks, 750, "narrow it") == "\n".join(
+        ["Summary.", "F" * 300, "short two", "(Shortened 1 of 2 to stay under the answer limit; narrow it.)"]
+    )
+    assert fit_blocks("Summary.", blocks, 5000, "narrow it") == "\n".join(["Summary.", "F" * 300, "G" * 300])
+
+
+def test_an_inspect_answer_ranks_candidates_and_their_selectors() -> None:
+    candidate = InspectCandidate(
+        description='button#submit "Sign in"',
+        where="",
+        visible=True,
+        score=92,
+        reasons=("text", "role"),
+        selectors=(SelectorSuggestion("#submit", 95, "unique id"), SelectorSuggestion("form > button", 30, "path")),
+    )
+    found = InspectFindings(candidates=(candidate,), total=3, scored=120)
+    assert inspect_answer(found, wanted=['"sign in button"'], max_chars=5000) == (
+        '3 candidates for "sign in button"; showing 1, best first. Selectors are unique, ranked by stability '
+        "(0-100).\n"
+        '1. button#submit "Sign in" (visible) match 92%: text, role\n'
+        "  95 #submit  (unique id)\n"
+        "  30 form > button  (path)"
+    )
+
+
+def test_an_inspect_answer_with_no_candidate_says_how_to_look() -> None:
+    found = InspectFindings(candidates=(), total=0, scored=57)
+    assert inspect_answer(found, wanted=['text "Nope"'], max_chars=5000).startswith(
+        'No element resembles text "Nope" (scored 57 elements).\nList elements by CSS'
+    )
+
+
+def test_wait_answers() -> None:
+    visible = WaitResult('"#late" to be visible', 'p#late "Arrived"', "iframe#f", 1, 120)
+    assert wait_answer(visible, selector="#late", state="visible") == (
+        '"#late" is visible after 120 ms: p#late "Arrived" (in iframe#f).'
+    )
+    gone = WaitResult('"#spinner" to be hidden', "", "", 0, 40)
+    assert wait_answer(gone, selector="#spinner", state="hidden") == (
+        '"#spinner" is hidden after 40 ms (no element matches any more).'
+    )
+    assert wait_answer(replace(gone, count=2), selector="#spinner", state="hidden").endswith("(2 match, none visible).")
+    text = WaitResult('any of "Done"', "Done", "", None, 8)
+    assert wait_answer(text, selector=None, state="visible") == 'Text "Done" appeared after 8 ms.'
