@@ -11,7 +11,6 @@ import pytest
 
 from tests.e2e.harness import mcp_client, text_of
 from tests.support.chromium import StandaloneChromium, standalone_chromium
-from tests.support.pages import serve_pages
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -42,12 +41,6 @@ CALLS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    with serve_pages(PAGES) as base_url:
-        yield base_url
-
-
-@pytest.fixture(scope="module")
 def running_browser() -> Iterator[StandaloneChromium]:
     """A browser someone else started, with a DevTools port, for connect."""
     with standalone_chromium() as browser:
@@ -68,7 +61,7 @@ def profile_of(pid: int) -> Path:
     return Path(flag.split(b"=", 1)[1].decode())
 
 
-async def session(mode: str, site: str, running: StandaloneChromium) -> list[str]:
+async def session(mode: str, site_url: str, running: StandaloneChromium) -> list[str]:
     """The same story in either mode; returns every answer, normalised."""
     calls = CALLS[mode]
     answers: list[str] = []
@@ -97,10 +90,10 @@ async def session(mode: str, site: str, running: StandaloneChromium) -> list[str
         assert re.search(r"^second \[active\] launched Chrom", listing, re.M)
 
         await call("switch", connection_id="browser-1")
-        done = await call("navigate", url=f"{site}/")
-        assert f"Navigated to {site}/ (HTTP 200, load after" in done
+        done = await call("navigate", url=f"{site_url}/")
+        assert f"Navigated to {site_url}/ (HTTP 200, load after" in done
         assert "Title: Home page" in done
-        missing = await call("navigate", url=f"{site}/missing", connection_id="second")
+        missing = await call("navigate", url=f"{site_url}/missing", connection_id="second")
         assert "(HTTP 404," in missing
 
         listing = await call("list")
@@ -119,7 +112,7 @@ async def session(mode: str, site: str, running: StandaloneChromium) -> list[str
         attached = await call("connect", port=running.port, connection_id="ext")
         assert "as connection 'ext' (now active)" in attached
         assert f"endpoint=ws://127.0.0.1:{running.port}/devtools/browser/" in attached
-        assert "Navigated to" in await call("navigate", url=f"{site}/")
+        assert "Navigated to" in await call("navigate", url=f"{site_url}/")
         await call("navigate", url="about:blank")  # leave the shared browser as we found it
         assert await call("disconnect") == "Disconnected 'ext' (detached). No connections left."
         assert Path(f"/proc/{running.pid}").exists(), "disconnect must not end a browser we did not launch"
@@ -127,6 +120,6 @@ async def session(mode: str, site: str, running: StandaloneChromium) -> list[str
 
 
 async def test_smart_and_legacy_connection_tools_behave_the_same(
-    site: str, running_browser: StandaloneChromium
+    site_url: str, running_browser: StandaloneChromium
 ) -> None:
-    assert await session("smart", site, running_browser) == await session("legacy", site, running_browser)
+    assert await session("smart", site_url, running_browser) == await session("legacy", site_url, running_browser)

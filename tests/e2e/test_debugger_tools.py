@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 from mcp.shared.exceptions import MCPDeprecationWarning
 
-from tests.e2e.harness import ModeClient, browser_session
+from tests.e2e.harness import ModeClient
 from tests.support.debug_site import DEBUG_PAGES, line_of
-from tests.support.pages import serve_pages
 from tests.support.site import SITE
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -24,61 +23,52 @@ pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 PROMPT_S = 3.0  # "answers promptly": far below the 30 s a hung navigation or click would take
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    with serve_pages({**SITE, **DEBUG_PAGES}) as base_url:
-        yield base_url
-
-
-@pytest.fixture(scope="module", params=["smart", "legacy"])
-async def client(request: pytest.FixtureRequest) -> AsyncIterator[ModeClient]:
-    async with browser_session(request.param) as session:
-        yield session
+PAGES = {**SITE, **DEBUG_PAGES}
 
 
 @pytest.fixture
-async def debug_page(client: ModeClient, site: str) -> AsyncIterator[ModeClient]:
+async def debug_page(client: ModeClient, site_url: str) -> AsyncIterator[ModeClient]:
     """/debug freshly loaded with the debugger on; turned off afterwards (which also resumes)."""
-    await client.ok("navigate", url=site + "/debug")
+    await client.ok("navigate", url=site_url + "/debug")
     assert "app.js" in await client.ok("debugger_enable")
     yield client
     await client.ok("debugger_disable")
 
 
-def app_js(site: str) -> str:
-    return site + "/static/app.js"
+def app_js(site_url: str) -> str:
+    return site_url + "/static/app.js"
 
 
 async def result_text(client: ModeClient) -> str:
     return str(await client.js("document.getElementById('result').textContent"))
 
 
-async def test_breakpoint_step_evaluate_resume_end_to_end(debug_page: ModeClient, site: str) -> None:
+async def test_breakpoint_step_evaluate_resume_end_to_end(debug_page: ModeClient, site_url: str) -> None:
     client = debug_page
     first = line_of("compute-first")
-    text = await client.ok("debugger_set_breakpoint", url=app_js(site), line_number=first)
-    assert text.startswith(f"Breakpoint bp1 at {app_js(site)}:{first}, resolved at {first}:"), text
+    text = await client.ok("debugger_set_breakpoint", url=app_js(site_url), line_number=first)
+    assert text.startswith(f"Breakpoint bp1 at {app_js(site_url)}:{first}, resolved at {first}:"), text
 
     text = await client.ok("click_element", selector="#compute", include_context=True)
     assert text.startswith('Clicked button#compute "compute".'), text
-    assert f"Paused (breakpoint bp1) at {app_js(site)}:{first}:" in text
+    assert f"Paused (breakpoint bp1) at {app_js(site_url)}:{first}:" in text
     assert f"  {first} | const base = 3;" in text
     assert "#0 compute app.js" in text and len(text) < 1000
     assert await result_text(client) == "ready"  # the handler is stopped before it writes; reading still works
 
     text = await client.ok("debugger_step_over", include_context=True)
-    assert f"Paused (step) at {app_js(site)}:{line_of('compute-call')}:" in text
+    assert f"Paused (step) at {app_js(site_url)}:{line_of('compute-call')}:" in text
     assert "Locals (#0): base = 3 [CHANGED]" in text
 
     text = await client.ok("debugger_step_into", include_context=True)
-    assert f"at {app_js(site)}:{line_of('square-body')}:" in text
+    assert f"at {app_js(site_url)}:{line_of('square-body')}:" in text
     assert "#0 square app.js" in text and "#1 compute app.js" in text and "x = 3" in text
 
     value = await client.ok("debugger_evaluate_on_call_frame", call_frame_id=1, expression="base * 10")
     assert value == "30"
 
     text = await client.ok("debugger_step_out", include_context=True)
-    assert f"at {app_js(site)}:{line_of('compute-sum')}:" in text
+    assert f"at {app_js(site_url)}:{line_of('compute-sum')}:" in text
     assert "squared = 9 [CHANGED]" in text and "base = 3," in text and "base = 3 [CHANGED]" not in text
 
     assert await client.ok("debugger_evaluate_on_call_frame", call_frame_id=0, expression="squared + base") == "12"
@@ -92,12 +82,12 @@ async def test_breakpoint_step_evaluate_resume_end_to_end(debug_page: ModeClient
     assert await result_text(client) == "45"
 
 
-async def test_smart_bundles_by_default_and_legacy_on_request(debug_page: ModeClient, site: str) -> None:
+async def test_smart_bundles_by_default_and_legacy_on_request(debug_page: ModeClient, site_url: str) -> None:
     client = debug_page
-    await client.ok("debugger_set_breakpoint", url=app_js(site), line_number=line_of("compute-first"))
+    await client.ok("debugger_set_breakpoint", url=app_js(site_url), line_number=line_of("compute-first"))
     await client.ok("click_element", selector="#compute")
     text = await client.ok("debugger_step_over")
-    assert f"Paused (step) at {app_js(site)}:{line_of('compute-call')}:" in text
+    assert f"Paused (step) at {app_js(site_url)}:{line_of('compute-call')}:" in text
     if client.mode == "smart":
         assert "Locals (#0): base = 3 [CHANGED]" in text and "Stack (0 = top):" in text
     else:
@@ -106,10 +96,12 @@ async def test_smart_bundles_by_default_and_legacy_on_request(debug_page: ModeCl
     assert await result_text(client) == "45"
 
 
-async def test_conditional_breakpoint_pauses_only_when_its_condition_holds(debug_page: ModeClient, site: str) -> None:
+async def test_conditional_breakpoint_pauses_only_when_its_condition_holds(
+    debug_page: ModeClient, site_url: str
+) -> None:
     client = debug_page
     never = await client.ok(
-        "debugger_set_breakpoint", url=app_js(site), line_number=line_of("loop-body"), condition="i > 100"
+        "debugger_set_breakpoint", url=app_js(site_url), line_number=line_of("loop-body"), condition="i > 100"
     )
     assert " when i > 100," in never
     text = await client.ok("click_element", selector="#compute")
@@ -131,20 +123,20 @@ async def test_conditional_breakpoint_pauses_only_when_its_condition_holds(debug
     assert await result_text(client) == "45"
 
 
-async def test_breakpoint_set_before_reload_hits_after_reload(debug_page: ModeClient, site: str) -> None:
+async def test_breakpoint_set_before_reload_hits_after_reload(debug_page: ModeClient, site_url: str) -> None:
     client = debug_page
     await client.ok("debugger_set_breakpoint", url_regex=r"app\.js$", line_number=line_of("boot"))
     started = time.monotonic()
     text = await client.ok("reload")
     assert time.monotonic() - started < PROMPT_S
     assert "its scripts paused in the debugger" in text
-    assert f"Paused (breakpoint bp1) at {app_js(site)}:{line_of('boot')}:" in text
+    assert f"Paused (breakpoint bp1) at {app_js(site_url)}:{line_of('boot')}:" in text
     assert await client.js("typeof window.__boots") == "undefined"  # stopped before the line ran
     await client.ok("debugger_resume")
     assert await client.js("window.__boots") == 1
 
 
-async def test_pause_on_uncaught_exceptions_skips_caught_ones(debug_page: ModeClient, site: str) -> None:
+async def test_pause_on_uncaught_exceptions_skips_caught_ones(debug_page: ModeClient, site_url: str) -> None:
     client = debug_page
     assert "uncaught" in await client.ok("debugger_set_pause_on_exceptions", state="uncaught")
     text = await client.ok("click_element", selector="#fail-caught")
@@ -164,17 +156,17 @@ async def test_pause_on_uncaught_exceptions_skips_caught_ones(debug_page: ModeCl
     await client.ok("debugger_set_pause_on_exceptions", state="none")
 
 
-async def test_async_function_debugger_statement_and_skip_all_pauses(debug_page: ModeClient, site: str) -> None:
+async def test_async_function_debugger_statement_and_skip_all_pauses(debug_page: ModeClient, site_url: str) -> None:
     client = debug_page
-    await client.ok("debugger_set_breakpoint", url=app_js(site), line_number=line_of("async-body"))
+    await client.ok("debugger_set_breakpoint", url=app_js(site_url), line_number=line_of("async-body"))
     text = await client.ok("click_element", selector="#async", include_context=True)
-    assert f"Paused (breakpoint bp1) at {app_js(site)}:{line_of('async-body')}:" in text
+    assert f"Paused (breakpoint bp1) at {app_js(site_url)}:{line_of('async-body')}:" in text
     assert "value = 21" in text and "loadLater" in text
     await client.ok("debugger_resume")
     assert await result_text(client) == "async 42"
 
     text = await client.ok("click_element", selector="#trap", include_context=True)
-    assert f"Paused (debugger statement) at {app_js(site)}:{line_of('debugger')}:" in text
+    assert f"Paused (debugger statement) at {app_js(site_url)}:{line_of('debugger')}:" in text
     assert 'marker = "trap"' in text
     await client.ok("debugger_resume")
     assert await result_text(client) == "after trap"
@@ -186,7 +178,7 @@ async def test_async_function_debugger_statement_and_skip_all_pauses(debug_page:
     assert "honoured again" in await client.ok("debugger_skip_all_pauses", skip_all_pauses=False)
 
 
-async def test_pause_stops_a_running_script(debug_page: ModeClient, site: str) -> None:
+async def test_pause_stops_a_running_script(debug_page: ModeClient, site_url: str) -> None:
     client = debug_page
     await client.ok("evaluate_js", expression="window.stopSpin = false; setTimeout(spin, 50); 'scheduled'")
     text = await client.ok("debugger_pause", timeout_ms=5000, include_context=True)
@@ -197,7 +189,7 @@ async def test_pause_stops_a_running_script(debug_page: ModeClient, site: str) -
 
 
 async def test_a_pause_requested_on_an_idle_page_stops_in_the_page_not_in_our_tools(
-    debug_page: ModeClient, site: str
+    debug_page: ModeClient, site_url: str
 ) -> None:
     """The suggested flow: request a pause, then trigger the page. The query and the click's own
     page scripts run first; the pause must wait for the page's handler, not stop in them."""
@@ -206,15 +198,15 @@ async def test_a_pause_requested_on_an_idle_page_stops_in_the_page_not_in_our_to
     assert text.startswith("Pause requested; no script ran within 200 ms."), text
     assert "button#compute" in await client.ok("query_elements", selector="#compute")
     text = await client.ok("click_element", selector="#compute", include_context=True)
-    assert f"Paused (pause requested) at {app_js(site)}:" in text, text
+    assert f"Paused (pause requested) at {app_js(site_url)}:" in text, text
     assert "#0 compute app.js" in text
     await client.ok("debugger_resume")
     assert await result_text(client) == "45"
 
 
-async def test_a_paused_page_answers_other_tools_promptly(debug_page: ModeClient, site: str) -> None:
+async def test_a_paused_page_answers_other_tools_promptly(debug_page: ModeClient, site_url: str) -> None:
     client = debug_page
-    await client.ok("debugger_set_breakpoint", url=app_js(site), line_number=line_of("compute-first"))
+    await client.ok("debugger_set_breakpoint", url=app_js(site_url), line_number=line_of("compute-first"))
     await client.ok("click_element", selector="#compute")
 
     started = time.monotonic()
@@ -234,13 +226,13 @@ async def test_a_paused_page_answers_other_tools_promptly(debug_page: ModeClient
         await client.client.send_ping()
     assert time.monotonic() - started < PROMPT_S
 
-    text = await client.ok("navigate", url=site + "/debug")  # a navigation ends the paused script
+    text = await client.ok("navigate", url=site_url + "/debug")  # a navigation ends the paused script
     assert "Title: Debug me" in text
     kind, text = await client.error("debugger_step_over")
     assert kind == "STATE" and "not paused" in text
 
 
-async def test_state_errors_when_not_paused(debug_page: ModeClient, site: str) -> None:
+async def test_state_errors_when_not_paused(debug_page: ModeClient, site_url: str) -> None:
     client = debug_page
     breakpoint_tool = 'breakpoint(action="set")' if client.mode == "smart" else "debugger_set_breakpoint()"
     for tool, arguments in [
@@ -256,20 +248,20 @@ async def test_state_errors_when_not_paused(debug_page: ModeClient, site: str) -
         assert "Execution is not paused." in text and breakpoint_tool in text, (tool, text)
 
 
-async def test_bad_debugger_arguments(debug_page: ModeClient, site: str) -> None:
+async def test_bad_debugger_arguments(debug_page: ModeClient, site_url: str) -> None:
     client = debug_page
     kind, text = await client.error("debugger_set_breakpoint", line_number=3)
     assert kind == "VALIDATION" and "url / url_regex: expected exactly one of them, got neither" in text
-    kind, text = await client.error("debugger_set_breakpoint", url=app_js(site), url_regex="x", line_number=3)
+    kind, text = await client.error("debugger_set_breakpoint", url=app_js(site_url), url_regex="x", line_number=3)
     assert kind == "VALIDATION" and "got both" in text
     kind, text = await client.error("debugger_set_breakpoint", url_regex="(", line_number=3)
     assert kind == "VALIDATION" and "url_regex" in text
-    kind, text = await client.error("debugger_set_breakpoint", url=app_js(site), line_number=0)
+    kind, text = await client.error("debugger_set_breakpoint", url=app_js(site_url), line_number=0)
     assert kind == "VALIDATION" and "line_number" in text
     kind, text = await client.error("debugger_remove_breakpoint", breakpoint_id="bp99")
     assert kind == "STATE" and "No breakpoint 'bp99'" in text
 
-    await client.ok("debugger_set_breakpoint", url=app_js(site), line_number=line_of("compute-first"))
+    await client.ok("debugger_set_breakpoint", url=app_js(site_url), line_number=line_of("compute-first"))
     await client.ok("click_element", selector="#compute")
     kind, text = await client.error("debugger_evaluate_on_call_frame", call_frame_id=7, expression="1")
     assert kind == "STATE" and "There is no frame 7" in text
@@ -279,11 +271,11 @@ async def test_bad_debugger_arguments(debug_page: ModeClient, site: str) -> None
     assert await result_text(client) == "45"
 
 
-async def test_every_debugger_tool_needs_the_debugger_enabled(client: ModeClient, site: str) -> None:
-    await client.ok("navigate", url=site + "/debug")
+async def test_every_debugger_tool_needs_the_debugger_enabled(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=site_url + "/debug")
     enable = "enable_debug_tools()" if client.mode == "smart" else "debugger_enable()"
     calls: list[tuple[str, dict[str, object]]] = [
-        ("debugger_set_breakpoint", {"url": app_js(site), "line_number": 1}),
+        ("debugger_set_breakpoint", {"url": app_js(site_url), "line_number": 1}),
         ("debugger_remove_breakpoint", {"breakpoint_id": "bp1"}),
         ("debugger_list_breakpoints", {}),
         ("debugger_pause", {}),
@@ -302,10 +294,10 @@ async def test_every_debugger_tool_needs_the_debugger_enabled(client: ModeClient
         assert "The debugger is not enabled on this page." in text and enable in text, (tool, text)
 
 
-async def test_breakpoints_are_kept_per_target(debug_page: ModeClient, site: str) -> None:
+async def test_breakpoints_are_kept_per_target(debug_page: ModeClient, site_url: str) -> None:
     client = debug_page
-    await client.ok("debugger_set_breakpoint", url=app_js(site), line_number=line_of("compute-first"))
-    await client.ok("new_target", url=site + "/debug")
+    await client.ok("debugger_set_breakpoint", url=app_js(site_url), line_number=line_of("compute-first"))
+    await client.ok("new_target", url=site_url + "/debug")
     kind, _ = await client.error("debugger_list_breakpoints")
     assert kind == "DEBUGGER"  # the new tab has its own debugger, off
     await client.ok("close_target")
@@ -316,11 +308,11 @@ async def test_breakpoints_are_kept_per_target(debug_page: ModeClient, site: str
     assert await result_text(client) == "45"
 
 
-async def test_call_stack_shows_closure_variables(debug_page: ModeClient, site: str) -> None:
+async def test_call_stack_shows_closure_variables(debug_page: ModeClient, site_url: str) -> None:
     client = debug_page
-    await client.ok("debugger_set_breakpoint", url=app_js(site), line_number=line_of("closure-body"))
+    await client.ok("debugger_set_breakpoint", url=app_js(site_url), line_number=line_of("closure-body"))
     text = await client.ok("click_element", selector="#count")
-    assert f"Paused (breakpoint bp1) at {app_js(site)}:{line_of('closure-body')}:" in text
+    assert f"Paused (breakpoint bp1) at {app_js(site_url)}:{line_of('closure-body')}:" in text
     stack = await client.ok("debugger_get_call_stack", max_frames=2)
     assert "#0 increment app.js" in stack
     assert "local increment: step = 2" in stack and "closure makeCounter: count = 0" in stack

@@ -7,12 +7,10 @@ not only the tool's text. One server and browser per mode serve the whole module
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from tests.e2e.harness import ModeClient, browser_session
-from tests.support.pages import serve_pages
+from tests.e2e.harness import ModeClient
 from tests.support.site import SITE, html
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -88,49 +86,42 @@ for (const t of ["input", "change"]) document.getElementById("frame-input").addE
 }
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    with serve_pages({**SITE, **EXTRA_PAGES}) as base_url:
-        yield base_url
+PAGES = {**SITE, **EXTRA_PAGES}
 
 
-@pytest.fixture(scope="module", params=["smart", "legacy"])
-async def client(request: pytest.FixtureRequest) -> AsyncIterator[ModeClient]:
-    async with browser_session(request.param) as session:
-        yield session
-
-
-async def goto(client: ModeClient, site: str, path: str) -> None:
-    await client.ok("navigate", url=site + path)
+async def goto(client: ModeClient, site_url: str, path: str) -> None:
+    await client.ok("navigate", url=site_url + path)
 
 
 async def text_of(client: ModeClient, selector: str) -> str:
     return str(await client.js(f"document.querySelector({selector!r}).textContent"))
 
 
-async def test_click_submits_the_login_form_and_reports_navigation_and_console(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/login")
+async def test_click_submits_the_login_form_and_reports_navigation_and_console(
+    client: ModeClient, site_url: str
+) -> None:
+    await goto(client, site_url, "/login")
     text = await client.ok("click_element", selector="button[type=submit]")
     assert text.startswith('Clicked button.btn.primary "Sign in".'), text
-    assert f"Navigated to {site}/welcome?" in text and '(title "Welcome")' in text
+    assert f"Navigated to {site_url}/welcome?" in text and '(title "Welcome")' in text
     assert "Console: [log] submitting login" in text
     assert await client.js("location.pathname") == "/welcome"
     assert len(text) < 1000
 
 
-async def test_click_reaches_shadow_root_and_iframe_buttons(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/shadow")
+async def test_click_reaches_shadow_root_and_iframe_buttons(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/shadow")
     assert "shadow root" in await client.ok("click_element", selector="#shadow-btn")
     assert await text_of(client, "#result") == "shadow clicked"
-    await goto(client, site, "/frames")
+    await goto(client, site_url, "/frames")
     text = await client.ok("click_element", selector="#frame-btn")
     assert "(in iframe#inner-frame)" in text
     frame_result = "document.querySelector('iframe').contentDocument.querySelector('#frame-result').textContent"
     assert await client.js(frame_result) == "frame clicked"
 
 
-async def test_click_waits_for_a_button_that_appears_later(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/late")
+async def test_click_waits_for_a_button_that_appears_later(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/late")
     await client.ok("click_element", selector="#late-btn", timeout_ms=5000)
     assert await text_of(client, "#result") == "late clicked"
 
@@ -145,9 +136,9 @@ async def test_click_waits_for_a_button_that_appears_later(client: ModeClient, s
     ],
 )
 async def test_click_refuses_hidden_and_disabled_buttons_within_the_timeout(
-    client: ModeClient, site: str, selector: str, reason: str
+    client: ModeClient, site_url: str, selector: str, reason: str
 ) -> None:
-    await goto(client, site, "/hidden")
+    await goto(client, site_url, "/hidden")
     started = time.monotonic()
     kind, text = await client.error("click_element", selector=selector, timeout_ms=200)
     assert kind == "STATE" and reason in text and "Suggestion:" in text, text
@@ -155,28 +146,28 @@ async def test_click_refuses_hidden_and_disabled_buttons_within_the_timeout(
     await client.ok("click_element", selector="#visible-btn")
 
 
-async def test_click_refuses_an_element_that_keeps_moving(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/moving")
+async def test_click_refuses_an_element_that_keeps_moving(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/moving")
     kind, text = await client.error("click_element", selector="#runner", timeout_ms=300)
     assert kind == "STATE" and "kept moving" in text and "timeout_ms" in text
 
 
-async def test_click_refuses_a_covered_element_and_names_the_cover(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/covered")
+async def test_click_refuses_a_covered_element_and_names_the_cover(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/covered")
     kind, text = await client.error("click_element", selector="#under", timeout_ms=500)
     assert kind == "STATE" and 'covered by div#cookie-banner.banner "Accept cookies"' in text, text
     assert await text_of(client, "#result") == ""
 
 
-async def test_click_on_a_hash_link_reports_a_same_document_navigation(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/hash")
+async def test_click_on_a_hash_link_reports_a_same_document_navigation(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/hash")
     text = await client.ok("click_element", selector="#to-section")
-    assert f"Navigated within the page to {site}/hash#section." in text
+    assert f"Navigated within the page to {site_url}/hash#section." in text
     assert await client.js("location.hash") == "#section"
 
 
-async def test_double_click_and_other_buttons(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/clicks")
+async def test_double_click_and_other_buttons(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/clicks")
     assert (await client.ok("click_element", selector="#target", click_count=2)).startswith("Double-clicked")
     assert await text_of(client, "#result") == "click:0 click:0 dblclick:0 "
     text = await client.ok("click_element", selector="#target", button="right")
@@ -184,16 +175,16 @@ async def test_double_click_and_other_buttons(client: ModeClient, site: str) -> 
     assert (await text_of(client, "#result")).endswith("contextmenu:2 auxclick:2 ")
 
 
-async def test_a_navigation_that_never_loads_is_reported_within_the_timeout(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/clicks")
+async def test_a_navigation_that_never_loads_is_reported_within_the_timeout(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/clicks")
     started = time.monotonic()
     text = await client.ok("click_element", selector="#hang-link", timeout_ms=500)
-    assert f"A navigation to {site}/hang started; not loaded within 500 ms." in text, text
+    assert f"A navigation to {site_url}/hang started; not loaded within 500 ms." in text, text
     assert time.monotonic() - started < PROMPT_S
 
 
-async def test_fill_types_with_input_and_change_events(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/login")
+async def test_fill_types_with_input_and_change_events(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/login")
     text = await client.ok("fill_element", selector="#email", text="ada@example.test")
     assert text.startswith('Filled input#email with "ada@example.test".'), text
     assert await client.js("document.querySelector('#email').value") == "ada@example.test"
@@ -207,15 +198,15 @@ async def test_fill_types_with_input_and_change_events(client: ModeClient, site:
     assert await client.js("document.querySelector('#bio').value") == ""
 
 
-async def test_fill_with_submit_presses_enter_and_navigates(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/login")
+async def test_fill_with_submit_presses_enter_and_navigates(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/login")
     text = await client.ok("fill_element", selector="#email", text="ada@example.test", submit=True)
-    assert "and pressed Enter." in text and f"Navigated to {site}/welcome?email=ada%40example.test" in text
+    assert "and pressed Enter." in text and f"Navigated to {site_url}/welcome?email=ada%40example.test" in text
     assert await client.js("location.pathname") == "/welcome"
 
 
-async def test_fill_a_contenteditable_and_an_iframe_input(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/edit")
+async def test_fill_a_contenteditable_and_an_iframe_input(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/edit")
     await client.ok("fill_element", selector="#editor", text="new text")
     assert await text_of(client, "#editor") == "new text"
     await client.ok("fill_element", selector="#frame-input", text="inside")
@@ -224,8 +215,8 @@ async def test_fill_a_contenteditable_and_an_iframe_input(client: ModeClient, si
     assert await client.js(f"{frame}.__events") == ["input", "change"]
 
 
-async def test_fill_refuses_a_select_and_a_checkbox(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/login")
+async def test_fill_refuses_a_select_and_a_checkbox(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/login")
     kind, text = await client.error("fill_element", selector="#country", text="fr")
     spelled = 'interact(action="select_option")' if client.mode == "smart" else "select_option()"
     assert kind == "VALIDATION" and "selector" in text and spelled in text, text
@@ -233,8 +224,8 @@ async def test_fill_refuses_a_select_and_a_checkbox(client: ModeClient, site: st
     assert kind == "VALIDATION" and "click_element()" in text
 
 
-async def test_press_key_sends_combinations_and_named_keys(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/keys")
+async def test_press_key_sends_combinations_and_named_keys(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/keys")
     await client.ok("fill_element", selector="#field", text="hello")
     text = await client.ok("press_key", key="Control+a", selector="#field")
     assert text.startswith("Pressed Control+a in input#field."), text
@@ -249,19 +240,19 @@ async def test_press_key_sends_combinations_and_named_keys(client: ModeClient, s
     assert await client.js("document.activeElement === document.querySelector('#field')") is False
 
 
-async def test_press_key_refuses_an_unknown_key_name(client: ModeClient, site: str) -> None:
+async def test_press_key_refuses_an_unknown_key_name(client: ModeClient, site_url: str) -> None:
     kind, text = await client.error("press_key", key="Control+Hyper")
     assert kind == "VALIDATION" and "- key:" in text and "Enter" in text, text
 
 
-async def test_hover_reaches_the_element(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/hover")
+async def test_hover_reaches_the_element(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/hover")
     assert (await client.ok("hover_element", selector="#target")).startswith('Hovered div#target "Hover me".')
     assert await text_of(client, "#result") == "hovered"
 
 
-async def test_select_option_by_value_and_by_label(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/login")
+async def test_select_option_by_value_and_by_label(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/login")
     text = await client.ok("select_option", selector="#country", value="de")
     assert 'Selected "Germany" (value "de")' in text
     assert await client.js("document.querySelector('#country').value") == "de"
@@ -270,8 +261,8 @@ async def test_select_option_by_value_and_by_label(client: ModeClient, site: str
     assert await client.js("window.__events") == ["country:input", "country:change"] * 2
 
 
-async def test_select_option_errors(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/login")
+async def test_select_option_errors(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/login")
     kind, text = await client.error("select_option", selector="#country", value="xx")
     assert kind == "STATE" and '"fr" (France)' in text and '"jp" (Japan)' in text, text
     kind, text = await client.error("select_option", selector="#email", value="x")
@@ -281,8 +272,8 @@ async def test_select_option_errors(client: ModeClient, site: str) -> None:
     assert await client.js("document.querySelector('#country').value") == ""
 
 
-async def test_confirm_dialog_never_hangs_and_is_answered(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/dialogs")
+async def test_confirm_dialog_never_hangs_and_is_answered(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/dialogs")
     text = await client.ok("click_element", selector="#confirm-btn")
     assert 'Opened a confirm dialog: "Delete it?"' in text and "handle_dialog" in text, text
     started = time.monotonic()
@@ -298,8 +289,8 @@ async def test_confirm_dialog_never_hangs_and_is_answered(client: ModeClient, si
     assert await text_of(client, "#result") == "cancelled"
 
 
-async def test_prompt_and_alert_dialogs(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/dialogs")
+async def test_prompt_and_alert_dialogs(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/dialogs")
     await client.ok("click_element", selector="#prompt-btn")
     assert 'with "Ada"' in await client.ok("handle_dialog", accept=True, prompt_text="Ada")
     assert await text_of(client, "#result") == "name=Ada"
@@ -308,14 +299,14 @@ async def test_prompt_and_alert_dialogs(client: ModeClient, site: str) -> None:
     assert await text_of(client, "#result") == "alert done"
 
 
-async def test_handle_dialog_without_a_dialog_is_a_state_error(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/dialogs")
+async def test_handle_dialog_without_a_dialog_is_a_state_error(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/dialogs")
     kind, text = await client.error("handle_dialog")
     assert kind == "STATE" and "No dialog is open" in text and "click_element()" in text
 
 
-async def test_selector_errors_and_the_next_call_still_works(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/hidden")
+async def test_selector_errors_and_the_next_call_still_works(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/hidden")
     kind, text = await client.error("click_element", selector="#nothing-here")
     assert kind == "STATE" and "query_elements()" in text
     kind, text = await client.error("click_element", selector="button[", timeout_ms=100)
@@ -327,15 +318,15 @@ async def test_selector_errors_and_the_next_call_still_works(client: ModeClient,
     assert "Clicked" in await client.ok("click_element", selector="#visible-btn")
 
 
-async def test_console_output_of_a_click_is_reported(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/console")
+async def test_console_output_of_a_click_is_reported(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/console")
     assert "Console: [log] button clicked 42" in await client.ok("click_element", selector="#log-btn")
 
 
-async def test_include_context_bundles_element_and_page_state(client: ModeClient, site: str) -> None:
-    await goto(client, site, "/login")
+async def test_include_context_bundles_element_and_page_state(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/login")
     text = await client.ok("fill_element", selector="#email", text="a@b.test")
     assert ('Page: "Sign in"' in text) == (client.mode == "smart")
     text = await client.ok("fill_element", selector="#email", text="c@d.test", include_context=True)
-    assert 'Element: value "c@d.test", focused' in text and f'Page: "Sign in" {site}/login' in text
+    assert 'Element: value "c@d.test", focused' in text and f'Page: "Sign in" {site_url}/login' in text
     assert "Page:" not in await client.ok("click_element", selector="#forgot", include_context=False)

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import ModeClient, browser_session
-from tests.support.pages import serve_pages
+from tests.e2e.harness import ModeClient
 from tests.support.site import SITE, html
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -61,36 +59,22 @@ window.childDone = new Promise(r => worker.onmessage = e => r(e.data));</script>
 }
 
 
-@pytest.fixture(scope="module")
-def site_url() -> Iterator[str]:
-    with serve_pages({**SITE, **CHILD_PAGES, "/blob.bin": (200, "application/octet-stream", BINARY)}) as base_url:
-        yield base_url
+PAGES = {**SITE, **CHILD_PAGES, "/blob.bin": (200, "application/octet-stream", BINARY)}
 
 
-@pytest.fixture(scope="module")
-def output_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("observe") / "out"
-
-
-@pytest.fixture(scope="module", params=["smart", "legacy"])
-async def session(request: pytest.FixtureRequest, output_dir: Path) -> AsyncIterator[ModeClient]:
-    async with browser_session(request.param, "--output-dir", str(output_dir / request.param)) as client:
-        yield client
-
-
-async def click(session: ModeClient, *ids: str, then: str = "0") -> None:
+async def click(client: ModeClient, *ids: str, then: str = "0") -> None:
     clicks = "".join(f"document.getElementById({json.dumps(i)}).click();" for i in ids)
-    await session.ok("evaluate_js", expression=f"{clicks} {then}", await_promise=True)
+    await client.ok("evaluate_js", expression=f"{clicks} {then}", await_promise=True)
 
 
-async def on_page(session: ModeClient, site_url: str, path: str) -> None:
-    await session.ok("navigate", url=f"{site_url}{path}")
+async def on_page(client: ModeClient, site_url: str, path: str) -> None:
+    await client.ok("navigate", url=f"{site_url}{path}")
 
 
-async def test_console_levels_sources_and_filter(session: ModeClient, site_url: str) -> None:
-    await on_page(session, site_url, "/console")
-    await click(session, "log-btn", "warn-btn", "error-btn")
-    header, *lines = (await session.ok("get_console_logs")).splitlines()
+async def test_console_levels_sources_and_filter(client: ModeClient, site_url: str) -> None:
+    await on_page(client, site_url, "/console")
+    await click(client, "log-btn", "warn-btn", "error-btn")
+    header, *lines = (await client.ok("get_console_logs")).splitlines()
     assert header == f"Console on the current page ({site_url}/console): 4 entries"
     assert lines == [
         "[info] console page loaded  @ /console:7",
@@ -98,39 +82,39 @@ async def test_console_levels_sources_and_filter(session: ModeClient, site_url: 
         "[warning] careful now  @ /console:3",
         "[error] something failed  @ /console:4",
     ]
-    errors = await session.ok("get_console_logs", filter_level="error")
+    errors = await client.ok("get_console_logs", filter_level="error")
     assert errors.splitlines()[1:] == ["[error] something failed  @ /console:4"]
-    assert "No console messages at level debug" in await session.ok("get_console_logs", filter_level="debug")
+    assert "No console messages at level debug" in await client.ok("get_console_logs", filter_level="debug")
 
 
-async def test_console_limit_keeps_the_newest(session: ModeClient, site_url: str) -> None:
-    await on_page(session, site_url, "/console")
-    await click(session, "log-btn", "warn-btn", "error-btn")
-    lines = (await session.ok("get_console_logs", limit=2)).splitlines()
+async def test_console_limit_keeps_the_newest(client: ModeClient, site_url: str) -> None:
+    await on_page(client, site_url, "/console")
+    await click(client, "log-btn", "warn-btn", "error-btn")
+    lines = (await client.ok("get_console_logs", limit=2)).splitlines()
     assert lines[0].endswith("4 entries, last 2 shown; 2 older omitted (raise limit, max 100)")
     assert [line.split("  @")[0] for line in lines[1:]] == ["[warning] careful now", "[error] something failed"]
 
 
-async def test_console_folds_repeats_and_expands_errors(session: ModeClient, site_url: str) -> None:
-    await on_page(session, site_url, "/console")
-    await click(session, "repeat-btn", "throw-btn", then=FLUSH_TIMERS)
-    answer = await session.ok("get_console_logs")
+async def test_console_folds_repeats_and_expands_errors(client: ModeClient, site_url: str) -> None:
+    await on_page(client, site_url, "/console")
+    await click(client, "repeat-btn", "throw-btn", then=FLUSH_TIMERS)
+    answer = await client.ok("get_console_logs")
     assert answer.count("same again") == 1 and "[log] same again (×5)  @ /console:5" in answer
     assert "[error] Uncaught TypeError: boom from page  @ /console:6" in answer
     assert "    at " not in answer
-    expanded = (await session.ok("get_console_logs", filter_level="error", expand_errors=True)).splitlines()
+    expanded = (await client.ok("get_console_logs", filter_level="error", expand_errors=True)).splitlines()
     assert expanded[1] == "[error] Uncaught TypeError: boom from page  @ /console:6"
     assert re.fullmatch(r"    at \(anonymous\) \(http://127\.0\.0\.1:\d+/console:6:\d+\)", expanded[2])
 
 
-async def test_console_is_scoped_to_the_current_page(session: ModeClient, site_url: str) -> None:
-    await on_page(session, site_url, "/console")
-    await click(session, "warn-btn")
-    await on_page(session, site_url, "/welcome")
-    answer = await session.ok("get_console_logs")
+async def test_console_is_scoped_to_the_current_page(client: ModeClient, site_url: str) -> None:
+    await on_page(client, site_url, "/console")
+    await click(client, "warn-btn")
+    await on_page(client, site_url, "/welcome")
+    answer = await client.ok("get_console_logs")
     assert answer.startswith(f"No console messages on the current page ({site_url}/welcome). Earlier pages logged")
-    await session.ok("evaluate_js", expression="console.log('on welcome')")
-    both = (await session.ok("get_console_logs", include_previous_pages=True)).splitlines()
+    await client.ok("evaluate_js", expression="console.log('on welcome')")
+    both = (await client.ok("get_console_logs", include_previous_pages=True)).splitlines()
     assert both[0].startswith("Console on all recorded pages: ")
     console_at = len(both) - 1 - both[::-1].index(f"--- page {site_url}/console ---")  # the latest visit
     assert both[console_at + 1 : console_at + 3] == [
@@ -140,19 +124,19 @@ async def test_console_is_scoped_to_the_current_page(session: ModeClient, site_u
     assert both[-2:] == [f"--- current page {site_url}/welcome ---", "[log] on welcome"]
 
 
-async def test_a_long_console_answer_is_cut_to_fit(session: ModeClient, site_url: str) -> None:
-    await on_page(session, site_url, "/console")
-    await session.ok("evaluate_js", expression="for (let i = 0; i < 60; i++) console.log(i + ' ' + 'x'.repeat(400))")
-    answer = await session.ok("get_console_logs", limit=100)
+async def test_a_long_console_answer_is_cut_to_fit(client: ModeClient, site_url: str) -> None:
+    await on_page(client, site_url, "/console")
+    await client.ok("evaluate_js", expression="for (let i = 0; i < 60; i++) console.log(i + ' ' + 'x'.repeat(400))")
+    answer = await client.ok("get_console_logs", limit=100)
     assert len(answer) <= 5000
     header, *lines = answer.splitlines()
     assert "more would not fit" in header and lines[-1].startswith("[log] 59 xxx")
 
 
-async def test_the_console_keeps_the_newest_thousand_entries(session: ModeClient, site_url: str) -> None:
-    await on_page(session, site_url, "/console")
-    await session.ok("evaluate_js", expression="for (let i = 0; i < 1100; i++) console.log('n' + i)")
-    header, *lines = (await session.ok("get_console_logs", limit=3)).splitlines()
+async def test_the_console_keeps_the_newest_thousand_entries(client: ModeClient, site_url: str) -> None:
+    await on_page(client, site_url, "/console")
+    await client.ok("evaluate_js", expression="for (let i = 0; i < 1100; i++) console.log('n' + i)")
+    header, *lines = (await client.ok("get_console_logs", limit=3)).splitlines()
     assert re.search(
         r": 1000 entries, last 3 shown; 997 older omitted \(raise limit, max 100\); "
         r"\d+ oldest dropped: the log keeps the newest 1000$",
@@ -161,12 +145,12 @@ async def test_the_console_keeps_the_newest_thousand_entries(session: ModeClient
     assert lines == ["[log] n1097", "[log] n1098", "[log] n1099"]
 
 
-async def fetch_page(session: ModeClient, site_url: str) -> None:
+async def fetch_page(client: ModeClient, site_url: str) -> None:
     """/fetch with its two buttons clicked; answers once the data fetch has shown its result
     and a fetch of our own has completed, so every request has been recorded."""
-    await on_page(session, site_url, "/fetch")
+    await on_page(client, site_url, "/fetch")
     shown = "new Promise(r => new MutationObserver(r).observe(document.getElementById('result'), {childList: true}))"
-    await click(session, "fetch-btn", "fail-btn", then=f"Promise.all([{shown}, fetch('/page/1').then(r => r.text())])")
+    await click(client, "fetch-btn", "fail-btn", then=f"Promise.all([{shown}, fetch('/page/1').then(r => r.text())])")
 
 
 def request_id(listing: str, pattern: str) -> str:
@@ -174,43 +158,43 @@ def request_id(listing: str, pattern: str) -> str:
     return line.split()[0]
 
 
-async def test_requests_are_listed_and_filtered(session: ModeClient, site_url: str) -> None:
-    await fetch_page(session, site_url)
-    listing = await session.ok("list_network_requests")
+async def test_requests_are_listed_and_filtered(client: ModeClient, site_url: str) -> None:
+    await fetch_page(client, site_url)
+    listing = await client.ok("list_network_requests")
     assert listing.splitlines()[0].startswith(f"showing 1–4 of 4 requests on {site_url}/fetch")
     assert re.search(r"^\d+ GET 200 document /fetch \(\d+ B, \d+ ms\)$", listing, re.M)
     assert re.search(r"^\d+ GET 200 fetch /api/data \(\d+ B, \d+ ms\)$", listing, re.M)
 
-    failed = (await session.ok("list_network_requests", status=500)).splitlines()
+    failed = (await client.ok("list_network_requests", status=500)).splitlines()
     assert failed[0].startswith("showing 1–1 of 1 matching requests") and "(status=500; 4 recorded)" in failed[0]
     assert re.fullmatch(r"\d+ POST 500 fetch /api/fail \(.*\)", failed[1])
 
-    fetches = await session.ok("list_network_requests", resource_type="fetch")
+    fetches = await client.ok("list_network_requests", resource_type="fetch")
     assert "3 matching requests" in fetches and "document" not in fetches
-    api = await session.ok("list_network_requests", url_pattern="*/api/*")
+    api = await client.ok("list_network_requests", url_pattern="*/api/*")
     assert [line.split()[4] for line in api.splitlines()[1:]] == ["/api/data", "/api/fail"]
-    assert len((await session.ok("list_network_requests", url_pattern="page/")).splitlines()) == 2
-    none = await session.ok("list_network_requests", url_pattern="*.css")
+    assert len((await client.ok("list_network_requests", url_pattern="page/")).splitlines()) == 2
+    none = await client.ok("list_network_requests", url_pattern="*.css")
     assert none == f"No requests match url=*.css (4 recorded on {site_url}/fetch)."
 
 
-async def test_requests_are_paged(session: ModeClient, site_url: str) -> None:
-    await on_page(session, site_url, "/fetch")
+async def test_requests_are_paged(client: ModeClient, site_url: str) -> None:
+    await on_page(client, site_url, "/fetch")
     many = "Promise.all(Array.from({length: 25}, (_, i) => fetch('/page/' + (i + 1)).then(r => r.text())))"
-    await session.ok("evaluate_js", expression=many, await_promise=True)
-    page = (await session.ok("list_network_requests", url_pattern="/page/", limit=10, offset=10)).splitlines()
+    await client.ok("evaluate_js", expression=many, await_promise=True)
+    page = (await client.ok("list_network_requests", url_pattern="/page/", limit=10, offset=10)).splitlines()
     assert page[0].startswith("showing 11–20 of 25 matching requests") and page[0].endswith("next: offset=20")
     assert len(page) == 11
-    last = (await session.ok("list_network_requests", url_pattern="/page/", limit=10, offset=20)).splitlines()
+    last = (await client.ok("list_network_requests", url_pattern="/page/", limit=10, offset=20)).splitlines()
     assert last[0].startswith("showing 21–25 of 25 matching requests") and "next:" not in last[0]
-    past = await session.ok("list_network_requests", url_pattern="/page/", offset=30)
+    past = await client.ok("list_network_requests", url_pattern="/page/", offset=30)
     assert past.startswith("offset=30 is past the end: 25 matching requests")
 
 
-async def test_request_detail_redacts_secrets_and_cuts_the_body(session: ModeClient, site_url: str) -> None:
-    await fetch_page(session, site_url)
-    data_id = request_id(await session.ok("list_network_requests"), "/api/data")
-    detail = await session.ok("get_network_request", request_id=data_id)
+async def test_request_detail_redacts_secrets_and_cuts_the_body(client: ModeClient, site_url: str) -> None:
+    await fetch_page(client, site_url)
+    data_id = request_id(await client.ok("list_network_requests"), "/api/data")
+    detail = await client.ok("get_network_request", request_id=data_id)
     assert detail.splitlines()[:2] == [
         f"Request {data_id}: GET {site_url}/api/data",
         re.sub(r".*?(, \d+ B, \d+ ms)$", r"fetch, 200 OK, application/json\1", detail.splitlines()[1]),
@@ -221,85 +205,85 @@ async def test_request_detail_redacts_secrets_and_cuts_the_body(session: ModeCli
     body = json.dumps({"message": "data loaded", "items": [1, 2, 3]})
     assert detail.endswith(f"Body ({len(body)} chars):\n{body}")
 
-    if session.mode == "legacy":  # smart mode omits max_body_chars (x-cdpilot.omit)
-        cut = await session.ok("get_network_request", request_id=data_id, max_body_chars=10)
+    if client.mode == "legacy":  # smart mode omits max_body_chars (x-cdpilot.omit)
+        cut = await client.ok("get_network_request", request_id=data_id, max_body_chars=10)
         assert cut.endswith(
             f"Body ({len(body)} chars, first 10 shown because of max_body_chars; save_body_to writes all of it):\n"
             + body[:10]
         )
-    headers_only = await session.ok("get_network_request", request_id=data_id, include_body=False)
+    headers_only = await client.ok("get_network_request", request_id=data_id, include_body=False)
     assert "Body" not in headers_only
 
 
-async def test_a_body_is_saved_under_the_output_dir(session: ModeClient, site_url: str, output_dir: Path) -> None:
-    await fetch_page(session, site_url)
-    data_id = request_id(await session.ok("list_network_requests"), "/api/data")
-    answer = await session.ok("get_network_request", request_id=data_id, save_body_to="bodies/data.json")
-    saved = output_dir / session.mode / "bodies" / "data.json"
+async def test_a_body_is_saved_under_the_output_dir(client: ModeClient, site_url: str, output_dir: Path) -> None:
+    await fetch_page(client, site_url)
+    data_id = request_id(await client.ok("list_network_requests"), "/api/data")
+    answer = await client.ok("get_network_request", request_id=data_id, save_body_to="bodies/data.json")
+    saved = output_dir / client.mode / "bodies" / "data.json"
     assert answer.endswith(f"Body saved to {saved} (46 B)")
     assert json.loads(saved.read_text()) == {"message": "data loaded", "items": [1, 2, 3]}
 
 
 async def test_a_binary_body_is_described_inline_and_saved_whole(
-    session: ModeClient, site_url: str, output_dir: Path
+    client: ModeClient, site_url: str, output_dir: Path
 ) -> None:
-    await on_page(session, site_url, "/fetch")
-    await session.ok("evaluate_js", expression="fetch('/blob.bin').then(r => r.arrayBuffer()).then(b => b.byteLength)")
-    blob_id = request_id(await session.ok("list_network_requests"), "/blob.bin")
-    detail = await session.ok("get_network_request", request_id=blob_id)
+    await on_page(client, site_url, "/fetch")
+    await client.ok("evaluate_js", expression="fetch('/blob.bin').then(r => r.arrayBuffer()).then(b => b.byteLength)")
+    blob_id = request_id(await client.ok("list_network_requests"), "/blob.bin")
+    detail = await client.ok("get_network_request", request_id=blob_id)
     assert detail.endswith("Body: binary, 256 bytes (application/octet-stream); save_body_to writes it to a file.")
-    await session.ok("get_network_request", request_id=blob_id, save_body_to="blob.bin")
-    assert (output_dir / session.mode / "blob.bin").read_bytes() == BINARY
+    await client.ok("get_network_request", request_id=blob_id, save_body_to="blob.bin")
+    assert (output_dir / client.mode / "blob.bin").read_bytes() == BINARY
 
 
 async def test_a_body_path_outside_the_output_dir_is_refused(
-    session: ModeClient, site_url: str, output_dir: Path
+    client: ModeClient, site_url: str, output_dir: Path
 ) -> None:
-    await fetch_page(session, site_url)
-    data_id = request_id(await session.ok("list_network_requests"), "/api/data")
+    await fetch_page(client, site_url)
+    data_id = request_id(await client.ok("list_network_requests"), "/api/data")
     before = sorted(output_dir.parent.rglob("*"))
     for path in [*TRAVERSALS, str(output_dir.parent / "absolute.json")]:
-        kind, text = await session.error("get_network_request", request_id=data_id, save_body_to=path)
+        kind, text = await client.error("get_network_request", request_id=data_id, save_body_to=path)
         assert kind == "VALIDATION" and "- save_body_to: expected a relative path inside the output dir" in text
     assert sorted(output_dir.parent.rglob("*")) == before
-    assert "data loaded" in await session.ok("get_network_request", request_id=data_id)
+    assert "data loaded" in await client.ok("get_network_request", request_id=data_id)
 
 
-async def test_an_unknown_request_id_is_a_state_error(session: ModeClient, site_url: str) -> None:
-    await fetch_page(session, site_url)
-    kind, text = await session.error("get_network_request", request_id="999999")
+async def test_an_unknown_request_id_is_a_state_error(client: ModeClient, site_url: str) -> None:
+    await fetch_page(client, site_url)
+    kind, text = await client.error("get_network_request", request_id="999999")
     assert kind == "STATE" and "No request with id '999999' on this page" in text
-    spelled = 'network(action="list")' if session.mode == "smart" else "list_network_requests()"
+    spelled = 'network(action="list")' if client.mode == "smart" else "list_network_requests()"
     assert f"Suggestion: See the recorded requests and their ids with {spelled}" in text
-    assert "GET 200 fetch /api/data" in await session.ok("list_network_requests")
+    assert "GET 200 fetch /api/data" in await client.ok("list_network_requests")
 
 
-async def test_a_post_shows_its_body_and_a_pending_response_is_explained(session: ModeClient, site_url: str) -> None:
-    await fetch_page(session, site_url)
-    fail_id = request_id(await session.ok("list_network_requests"), "/api/fail")
-    detail = await session.ok("get_network_request", request_id=fail_id)
+async def test_a_post_shows_its_body_and_a_pending_response_is_explained(client: ModeClient, site_url: str) -> None:
+    await fetch_page(client, site_url)
+    fail_id = request_id(await client.ok("list_network_requests"), "/api/fail")
+    detail = await client.ok("get_network_request", request_id=fail_id)
     assert "Request body: x=1" in detail
     # The page never reads this response, so Chrome usually has not finished loading it.
     pending = "has not finished loading: its body is not there yet."
     assert detail.endswith((pending, 'Body (28 chars):\n{"error": "server exploded"}'))
 
 
-async def test_a_cross_site_frame_and_a_worker_are_observed_like_the_page(session: ModeClient, site_url: str) -> None:
+async def test_a_cross_site_frame_and_a_worker_are_observed_like_the_page(client: ModeClient, site_url: str) -> None:
     """Both run in targets of their own: their console lines and requests reach other sessions."""
     child_origin = site_url.replace("127.0.0.1", "localhost")
     for path, who, origin in (("/cross-site", "child frame", child_origin), ("/worker-page", "worker", site_url)):
-        await on_page(session, site_url, path)
-        await session.ok("evaluate_js", expression="window.childDone", await_promise=True)
-        console = await session.ok("get_console_logs")
+        await on_page(client, site_url, path)
+        await client.ok("evaluate_js", expression="window.childDone", await_promise=True)
+        console = await client.ok("get_console_logs")
         assert f"[log] hello from the {who}  @ " in console, console
         assert f'[warning] the {who} fetched {{"from": "child"}}  @ ' in console, console
-        listing = await session.ok("list_network_requests")
+        listing = await client.ok("list_network_requests")
         [line] = [line for line in listing.splitlines() if "child-data.json" in line]
         shown = f"{origin}/child-data.json" if origin != site_url else "/child-data.json"
         assert re.fullmatch(rf"\d+ GET 200 fetch {re.escape(shown)} \(\d+ B, \d+ ms\)", line), listing
-        detail = await session.ok("get_network_request", request_id=line.split()[0])  # asks the child's session
+        detail = await client.ok("get_network_request", request_id=line.split()[0])  # asks the child's session
         assert detail.endswith('Body (17 chars):\n{"from": "child"}'), detail
     frame_document = f"GET 200 document {child_origin}/child-frame ("
-    await on_page(session, site_url, "/cross-site")
-    await session.ok("evaluate_js", expression="window.childDone", await_promise=True)
-    assert frame_document in await session.ok("list_network_requests")  # finished, not "in flight"
+    await on_page(client, site_url, "/cross-site")
+    await client.ok("evaluate_js", expression="window.childDone", await_promise=True)
+    assert frame_document in await client.ok("list_network_requests")  # finished, not "in flight"

@@ -6,14 +6,12 @@ from __future__ import annotations
 import base64
 import re
 import struct
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.harness import ModeClient, browser_session, text_of
-from tests.support.pages import serve_pages
+from tests.e2e.harness import ModeClient, text_of
 from tests.support.site import SITE
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -21,26 +19,12 @@ pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 JPEG_MAGIC, PNG_MAGIC = b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.fixture(scope="module")
-def site_url() -> Iterator[str]:
-    with serve_pages(SITE) as base_url:
-        yield base_url
+PAGES = SITE
 
 
-@pytest.fixture(scope="module")
-def output_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("page") / "out"
-
-
-@pytest.fixture(scope="module", params=["smart", "legacy"])
-async def session(request: pytest.FixtureRequest, output_dir: Path) -> AsyncIterator[ModeClient]:
-    async with browser_session(request.param, "--output-dir", str(output_dir / request.param)) as client:
-        yield client
-
-
-async def shot(session: ModeClient, **arguments: Any) -> tuple[str, bytes, str]:
+async def shot(client: ModeClient, **arguments: Any) -> tuple[str, bytes, str]:
     """(text, decoded image, mime type) of an inline screenshot."""
-    result = await session.call("browser_screenshot", **arguments)
+    result = await client.call("browser_screenshot", **arguments)
     assert not result.is_error, text_of(result)
     text, image = result.content
     return text.text, base64.b64decode(image.data), image.mime_type
@@ -52,107 +36,107 @@ def png_size(data: bytes) -> tuple[int, int]:
     return width, height
 
 
-async def test_an_inline_screenshot_is_a_jpeg_of_quality_80(session: ModeClient, site_url: str) -> None:
-    await session.ok("navigate", url=f"{site_url}/")
-    text, image, mime = await shot(session)
-    width, height = await session.js("[visualViewport.width, visualViewport.height]")
+async def test_an_inline_screenshot_is_a_jpeg_of_quality_80(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/")
+    text, image, mime = await shot(client)
+    width, height = await client.js("[visualViewport.width, visualViewport.height]")
     assert re.fullmatch(rf"Screenshot of the viewport, {width}×{height}, jpeg q80, \d+ KB", text)
     assert (mime, image[:3]) == ("image/jpeg", JPEG_MAGIC)
-    _, rough, _ = await shot(session, quality=10)
-    _, fine, _ = await shot(session, quality=100)
+    _, rough, _ = await shot(client, quality=10)
+    _, fine, _ = await shot(client, quality=100)
     assert len(rough) < len(image) < len(fine)
 
 
-async def test_a_png_covers_the_viewport(session: ModeClient, site_url: str) -> None:
-    await session.ok("navigate", url=f"{site_url}/table")
-    text, image, mime = await shot(session, format="png")
+async def test_a_png_covers_the_viewport(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/table")
+    text, image, mime = await shot(client, format="png")
     assert mime == "image/png" and text.startswith("Screenshot of the viewport, ") and ", png, " in text
-    assert list(png_size(image)) == await session.js("[visualViewport.width, visualViewport.height]")
+    assert list(png_size(image)) == await client.js("[visualViewport.width, visualViewport.height]")
 
 
-async def test_a_full_page_is_taller_than_the_viewport(session: ModeClient, site_url: str) -> None:
-    await session.ok("navigate", url=f"{site_url}/table")
-    text, image, _ = await shot(session, format="png", full_page=True)
+async def test_a_full_page_is_taller_than_the_viewport(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/table")
+    text, image, _ = await shot(client, format="png", full_page=True)
     width, height = png_size(image)
-    inner_height, scroll_height = await session.js("[innerHeight, document.documentElement.scrollHeight]")
+    inner_height, scroll_height = await client.js("[innerHeight, document.documentElement.scrollHeight]")
     assert height > inner_height and abs(height - scroll_height) <= 1
     assert text.startswith(f"Screenshot of full page, {width}×{height}, png, ")
 
 
-async def test_an_element_screenshot_is_the_size_of_the_element(session: ModeClient, site_url: str) -> None:
-    await session.ok("navigate", url=f"{site_url}/table")
+async def test_an_element_screenshot_is_the_size_of_the_element(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/table")
     selector = "#users tr[data-row='150']"
-    text, image, _ = await shot(session, format="png", selector=selector)
-    box = await session.js(f"(r => [r.width, r.height])(document.querySelector({selector!r}).getBoundingClientRect())")
+    text, image, _ = await shot(client, format="png", selector=selector)
+    box = await client.js(f"(r => [r.width, r.height])(document.querySelector({selector!r}).getBoundingClientRect())")
     width, height = png_size(image)
     assert abs(width - box[0]) <= 1 and abs(height - box[1]) <= 1
     assert text.startswith(f"Screenshot of {selector}, {width}×{height}, png")
-    assert await session.js("scrollY") > 0  # scrolled into view to be captured
+    assert await client.js("scrollY") > 0  # scrolled into view to be captured
 
 
-async def test_a_screenshot_is_saved_under_the_output_dir(session: ModeClient, site_url: str, output_dir: Path) -> None:
-    await session.ok("navigate", url=f"{site_url}/")
-    result = await session.call("browser_screenshot", path="shots/home.png")
-    saved = output_dir / session.mode / "shots" / "home.png"
+async def test_a_screenshot_is_saved_under_the_output_dir(client: ModeClient, site_url: str, output_dir: Path) -> None:
+    await client.ok("navigate", url=f"{site_url}/")
+    result = await client.call("browser_screenshot", path="shots/home.png")
+    saved = output_dir / client.mode / "shots" / "home.png"
     assert len(result.content) == 1  # a path instead of the image
     assert re.fullmatch(rf"Saved screenshot of the viewport, \d+×\d+, png, \d+ KB to {saved}", text_of(result))
     assert saved.read_bytes().startswith(PNG_MAGIC)
-    await session.ok("browser_screenshot", path="home.webp", quality=50)
-    webp = (output_dir / session.mode / "home.webp").read_bytes()
+    await client.ok("browser_screenshot", path="home.webp", quality=50)
+    webp = (output_dir / client.mode / "home.webp").read_bytes()
     assert webp[:4] == b"RIFF" and webp[8:12] == b"WEBP"
 
 
-async def test_a_path_outside_the_output_dir_is_refused(session: ModeClient, output_dir: Path) -> None:
+async def test_a_path_outside_the_output_dir_is_refused(client: ModeClient, output_dir: Path) -> None:
     before = sorted(output_dir.parent.rglob("*"))
     for path in ["../x.png", "a/../../x.png", "..", "/tmp/x.png", str(output_dir.parent / "abs.png")]:
-        kind, text = await session.error("browser_screenshot", path=path)
+        kind, text = await client.error("browser_screenshot", path=path)
         assert kind == "VALIDATION" and "- path: expected a relative path inside the output directory" in text
     assert sorted(output_dir.parent.rglob("*")) == before
     assert not Path("/tmp/x.png").exists()
 
 
-async def test_no_visible_match_is_a_state_error(session: ModeClient, site_url: str) -> None:
-    await session.ok("navigate", url=f"{site_url}/hidden")
+async def test_no_visible_match_is_a_state_error(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/hidden")
     suggestion = "Suggestion: Find a selector that matches a visible element with query_elements()."
-    kind, text = await session.error("browser_screenshot", selector="#nothing-here")
+    kind, text = await client.error("browser_screenshot", selector="#nothing-here")
     assert kind == "STATE" and "No visible element to screenshot: nothing matches it." in text and suggestion in text
-    kind, text = await session.error("browser_screenshot", selector=".action[style], [hidden]")
+    kind, text = await client.error("browser_screenshot", selector=".action[style], [hidden]")
     assert kind == "STATE" and "all 4 matches are hidden or empty" in text
-    kind, text = await session.error("browser_screenshot", selector="##")
+    kind, text = await client.error("browser_screenshot", selector="##")
     assert kind == "VALIDATION" and "- selector: expected a valid CSS selector" in text
-    _, image, _ = await shot(session, selector="#visible-btn")
+    _, image, _ = await shot(client, selector="#visible-btn")
     assert image.startswith(JPEG_MAGIC)
 
 
-async def test_the_viewport_can_be_resized(session: ModeClient, site_url: str) -> None:
-    await session.ok("navigate", url=f"{site_url}/")
-    if session.mode == "smart":  # smart mode omits device_scale_factor (x-cdpilot.omit): refused by name
-        kind, text = await session.error("browser_set_viewport", width=500, height=400, device_scale_factor=2)
+async def test_the_viewport_can_be_resized(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/")
+    if client.mode == "smart":  # smart mode omits device_scale_factor (x-cdpilot.omit): refused by name
+        kind, text = await client.error("browser_set_viewport", width=500, height=400, device_scale_factor=2)
         assert kind == "VALIDATION" and "- device_scale_factor: expected no such parameter in smart mode" in text
-    ratio = 2 if session.mode == "legacy" else 1
-    scale = {"device_scale_factor": ratio} if session.mode == "legacy" else {}
-    answer = await session.ok("browser_set_viewport", width=500, height=400, **scale)
+    ratio = 2 if client.mode == "legacy" else 1
+    scale = {"device_scale_factor": ratio} if client.mode == "legacy" else {}
+    answer = await client.ok("browser_set_viewport", width=500, height=400, **scale)
     assert answer == (
         f"Viewport set to 500×400 (desktop, pixel ratio {ratio}); the page now sees innerWidth 500, innerHeight 400."
     )
-    assert await session.js("[innerWidth, innerHeight, devicePixelRatio]") == [500, 400, ratio]
-    _, image, _ = await shot(session, format="png")
+    assert await client.js("[innerWidth, innerHeight, devicePixelRatio]") == [500, 400, ratio]
+    _, image, _ = await shot(client, format="png")
     assert png_size(image)[1] == 400 * ratio  # device pixels
-    await session.ok("browser_set_viewport", width=800, height=600)
-    assert await session.js("[innerWidth, devicePixelRatio]") == [800, 1]
+    await client.ok("browser_set_viewport", width=800, height=600)
+    assert await client.js("[innerWidth, devicePixelRatio]") == [800, 1]
 
 
-async def test_media_can_be_emulated_and_reset(session: ModeClient, site_url: str) -> None:
-    await session.ok("navigate", url=f"{site_url}/")
+async def test_media_can_be_emulated_and_reset(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/")
     queries = (
         "['(prefers-color-scheme: dark)', 'print', '(prefers-reduced-motion: reduce)'].map(q => matchMedia(q).matches)"
     )
-    assert await session.js(queries) == [False, False, False]
-    answer = await session.ok("browser_emulate_media", color_scheme="dark", media="print", reduced_motion="reduce")
+    assert await client.js(queries) == [False, False, False]
+    answer = await client.ok("browser_emulate_media", color_scheme="dark", media="print", reduced_motion="reduce")
     assert answer == "Emulating media: print, prefers-color-scheme: dark, prefers-reduced-motion: reduce"
-    assert await session.js(queries) == [True, True, True]
-    await session.ok("browser_emulate_media", color_scheme="dark")
-    assert await session.js(queries) == [True, False, False]
-    reset = await session.ok("browser_emulate_media")
+    assert await client.js(queries) == [True, True, True]
+    await client.ok("browser_emulate_media", color_scheme="dark")
+    assert await client.js(queries) == [True, False, False]
+    reset = await client.ok("browser_emulate_media")
     assert reset.endswith("prefers-reduced-motion: as the browser has it")
-    assert await session.js(queries) == [False, False, False]
+    assert await client.js(queries) == [False, False, False]

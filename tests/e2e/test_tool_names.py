@@ -10,7 +10,6 @@ is left and no call is spelled the other mode's way.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from cdpilot_generated.catalog import DISPATCH
@@ -18,16 +17,12 @@ from cdpilot_generated.manifests import MODES, Mode
 
 from tests.e2e.harness import ModeClient, mcp_client, text_of
 from tests.support.debug_site import DEBUG_PAGES, line_of
-from tests.support.pages import serve_pages
 from tests.support.site import SITE
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    with serve_pages({**SITE, **DEBUG_PAGES}) as base_url:
-        yield base_url
+PAGES = {**SITE, **DEBUG_PAGES}
 
 
 def other_modes_calls(mode: Mode) -> re.Pattern[str]:
@@ -38,18 +33,18 @@ def other_modes_calls(mode: Mode) -> re.Pattern[str]:
     return re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\(")
 
 
-async def scenario(client: ModeClient, site: str) -> list[tuple[str, bool, str]]:
+async def scenario(client: ModeClient, site_url: str) -> list[tuple[str, bool, str]]:
     """(the call, whether it failed, its text) for each step."""
-    app_js = f"{site}/static/app.js"
+    app_js = f"{site_url}/static/app.js"
     steps: list[tuple[str, dict[str, object]]] = [
-        ("navigate", {"url": f"{site}/debug"}),  # no browser yet: CONNECTION
+        ("navigate", {"url": f"{site_url}/debug"}),  # no browser yet: CONNECTION
         ("chrome_launch", {}),
         ("debugger_get_call_stack", {}),  # the debugger is off: DEBUGGER
-        ("navigate", {"url": f"{site}/debug"}),
+        ("navigate", {"url": f"{site_url}/debug"}),
         ("debugger_enable", {}),
         ("debugger_get_call_stack", {}),  # not paused: STATE
         ("debugger_list_breakpoints", {}),
-        ("debugger_set_breakpoint", {"url": f"{site}/static/nowhere.js", "line_number": 1}),
+        ("debugger_set_breakpoint", {"url": f"{site_url}/static/nowhere.js", "line_number": 1}),
         ("debugger_set_breakpoint", {"url": app_js, "line_number": line_of("compute-first")}),
         ("click_element", {"selector": "#compute", "include_context": True}),  # a pause bundle
         ("click_element", {"selector": "#compute"}),  # paused: STATE
@@ -71,9 +66,9 @@ async def scenario(client: ModeClient, site: str) -> list[tuple[str, bool, str]]
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_no_answer_leaves_a_placeholder_or_names_the_other_modes_tools(mode: Mode, site: str) -> None:
+async def test_no_answer_leaves_a_placeholder_or_names_the_other_modes_tools(mode: Mode, site_url: str) -> None:
     async with mcp_client(mode) as raw:
-        seen = await scenario(ModeClient(raw, mode), site)
+        seen = await scenario(ModeClient(raw, mode), site_url)
     failed = [tool for tool, is_error, _ in seen if is_error]
     assert failed == [
         "navigate",
