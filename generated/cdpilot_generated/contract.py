@@ -27,9 +27,12 @@ from cdpilot_generated.models import (
     DebuggerEvaluateOnCallFrameArgs,
     DebuggerGetCallStackArgs,
     DebuggerListBreakpointsArgs,
+    DebuggerListScriptsArgs,
     DebuggerPauseArgs,
+    DebuggerReadSourceArgs,
     DebuggerRemoveBreakpointArgs,
     DebuggerResumeArgs,
+    DebuggerSearchSourcesArgs,
     DebuggerSetBreakpointArgs,
     DebuggerSetPauseOnExceptionsArgs,
     DebuggerSkipAllPausesArgs,
@@ -77,9 +80,12 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     debugger_evaluate_on_call_frame: Callable[[DebuggerEvaluateOnCallFrameArgs, ContextT], Awaitable[ResultT]]
     debugger_get_call_stack: Callable[[DebuggerGetCallStackArgs, ContextT], Awaitable[ResultT]]
     debugger_list_breakpoints: Callable[[DebuggerListBreakpointsArgs, ContextT], Awaitable[ResultT]]
+    debugger_list_scripts: Callable[[DebuggerListScriptsArgs, ContextT], Awaitable[ResultT]]
     debugger_pause: Callable[[DebuggerPauseArgs, ContextT], Awaitable[ResultT]]
+    debugger_read_source: Callable[[DebuggerReadSourceArgs, ContextT], Awaitable[ResultT]]
     debugger_remove_breakpoint: Callable[[DebuggerRemoveBreakpointArgs, ContextT], Awaitable[ResultT]]
     debugger_resume: Callable[[DebuggerResumeArgs, ContextT], Awaitable[ResultT]]
+    debugger_search_sources: Callable[[DebuggerSearchSourcesArgs, ContextT], Awaitable[ResultT]]
     debugger_set_breakpoint: Callable[[DebuggerSetBreakpointArgs, ContextT], Awaitable[ResultT]]
     debugger_set_pause_on_exceptions: Callable[[DebuggerSetPauseOnExceptionsArgs, ContextT], Awaitable[ResultT]]
     debugger_skip_all_pauses: Callable[[DebuggerSkipAllPausesArgs, ContextT], Awaitable[ResultT]]

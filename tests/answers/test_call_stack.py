@@ -14,6 +14,7 @@ from cdpilot.browser.debugger.debugger_facts import (
     ScopeVariables,
     Variable,
 )
+from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
 
 APP = "http://127.0.0.1:8000/static/app.js"
 SCRIPT = Scope("script", "", "o-script", "Object")
@@ -104,3 +105,14 @@ def test_a_global_scope_without_a_description_is_named_by_its_kind() -> None:
     assert scope_line(read(Scope("block", "", "o", "Object"), ("i", "4"), ("total", "6"))) == (
         "  block: i = 4, total = 6"
     )
+
+
+def test_a_mapped_frame_shows_the_original_place_then_the_generated_one() -> None:
+    cart = OriginalPlace("src/cart.ts", "http://127.0.0.1:8000/src/cart.ts", 20, 5)
+    mapped = Frame(0, "total", Location("7", APP, 33, 20, cart), None, "cf0", ())
+    stack = CallStack(Pause(5, "step", None, (mapped,), after_step=True), (FrameDetail(mapped, "subtotal += 1;", ()),))
+    assert call_stack_lines(stack) == [
+        "Paused (step); 1 frames (0 = top):",
+        f"#0 total src/cart.ts:20:5 ({APP}:33:20)",
+        "  20 | subtotal += 1;",
+    ]

@@ -3,6 +3,8 @@ breakpoints set, listed and removed, resolved or not."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from cdpilot.answers.debugger_setup import (
     breakpoint_list_lines,
     breakpoint_removed_line,
@@ -14,6 +16,7 @@ from cdpilot.answers.debugger_setup import (
     skip_pauses_line,
 )
 from cdpilot.browser.debugger.debugger_facts import Breakpoint, BreakpointSpec, DisableOutcome, Location
+from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
 
 SITE = "http://127.0.0.1:8000"
 APP = f"{SITE}/static/app.js"
@@ -24,14 +27,54 @@ def at(line: int, column: int) -> Location:
     return Location("7", APP, line, column)
 
 
-BY_URL = Breakpoint(BreakpointSpec("bp1", APP, None, 27, None, None), "cdp-1", (at(27, 16),))
-BY_REGEX = Breakpoint(BreakpointSpec("bp3", None, r"app\.js$", 7, None, "i === 4"), "cdp-3", (at(7, 5),))
-NOWHERE = Breakpoint(BreakpointSpec("bp2", f"{SITE}/nothing.js", None, 3, 4, "a  >\n 1"), "cdp-2")
+BY_URL = Breakpoint(BreakpointSpec("bp1", APP, None, 27, None, None), ("cdp-1",), "url", (at(27, 16),))
+BY_REGEX = Breakpoint(BreakpointSpec("bp3", None, r"app\.js$", 7, None, "i === 4"), ("cdp-3",), "regex", (at(7, 5),))
+NOWHERE = Breakpoint(BreakpointSpec("bp2", f"{SITE}/nothing.js", None, 3, 4, "a  >\n 1"), ("cdp-2",), "url")
+CART = OriginalPlace("src/cart.ts", f"{SITE}/src/cart.ts", 20, 5)
 
 
 def test_a_resolved_breakpoint_says_where_it_bound() -> None:
     assert breakpoint_set_lines(BY_URL, SCRIPTS) == [f"Breakpoint bp1 at {APP}:27, resolved at 27:16."]
-    assert breakpoint_set_lines(BY_REGEX, SCRIPTS) == [r"Breakpoint bp3 at /app\.js$/:7 when i === 4, resolved at 7:5."]
+    assert breakpoint_set_lines(BY_REGEX, SCRIPTS) == [
+        r"Breakpoint bp3 at /app\.js$/:7 when i === 4, resolved at static/app.js:7:5."
+    ]
+
+
+def test_an_original_breakpoint_shows_the_original_place_and_the_generated_one() -> None:
+    spec = BreakpointSpec("bp4", "cart.ts", None, 19, None, None)
+    place = replace(at(1, 2345), original=CART)
+    live = Breakpoint(
+        spec,
+        ("cdp-4",),
+        "original",
+        (place,),
+        sources=("src/cart.ts",),
+        notes=("no code on line 19 of src/cart.ts; bound on line 20",),
+    )
+    assert breakpoint_set_lines(live, SCRIPTS) == [
+        "Breakpoint bp4 at cart.ts:19, resolved at src/cart.ts:20:5 (static/app.js:1:2345).",
+        "Note: no code on line 19 of src/cart.ts; bound on line 20.",
+    ]
+
+
+def test_a_name_that_matches_several_scripts_says_so() -> None:
+    spec = BreakpointSpec("bp5", "util.js", None, 3, None, None)
+    a, b = Location("1", f"{SITE}/a/util.js", 3, 1), Location("2", f"{SITE}/b/util.js", 3, 1)
+    live = Breakpoint(spec, ("cdp-5",), "suffix", (a, b), sources=(a.url, b.url))
+    assert breakpoint_set_lines(live, SCRIPTS) == [
+        "Breakpoint bp5 at util.js:3, resolved at a/util.js:3:1, b/util.js:3:1.",
+        f"It matches 2 scripts, and is bound in each: {a.url}, {b.url}.",
+    ]
+
+
+def test_an_unknown_file_names_the_files_of_that_name() -> None:
+    spec = BreakpointSpec("bp6", "lib/cart.ts", None, 3, None, None)
+    assert breakpoint_set_lines(Breakpoint(spec, ("cdp-6",), "suffix"), SCRIPTS, ["src/cart.ts"]) == [
+        "Breakpoint bp6 at lib/cart.ts:3, not resolved yet.",
+        "No loaded script matches yet; it binds when a matching script loads (also after a reload).",
+        "Files and scripts with that name: src/cart.ts.",
+        f"Scripts: {SITE}/debug, {APP}",
+    ]
 
 
 def test_an_unresolved_breakpoint_lists_the_scripts_the_page_has() -> None:
@@ -44,10 +87,10 @@ def test_an_unresolved_breakpoint_lists_the_scripts_the_page_has() -> None:
 
 
 def test_a_breakpoint_bound_in_many_scripts_shows_three_places() -> None:
-    everywhere = Breakpoint(BY_REGEX.spec, "cdp-3", tuple(at(7, column) for column in range(1, 6)))
+    everywhere = Breakpoint(BY_REGEX.spec, ("cdp-3",), "regex", tuple(at(7, column) for column in range(1, 6)))
     assert breakpoint_list_lines([everywhere]) == [
         "1 breakpoint(s):",
-        r"- bp3 at /app\.js$/:7 when i === 4, resolved at 7:1, 7:2, 7:3 (+2)",
+        r"- bp3 at /app\.js$/:7 when i === 4, resolved at static/app.js:7:1, static/app.js:7:2, static/app.js:7:3 (+2)",
     ]
 
 
@@ -66,7 +109,7 @@ def test_a_removed_breakpoint_is_named_with_its_place() -> None:
 
 def test_a_long_condition_is_cut() -> None:
     spec = BreakpointSpec("bp9", APP, None, 1, None, "x === " + "1" * 100)
-    assert breakpoint_list_lines([Breakpoint(spec, "cdp-9")])[1] == (
+    assert breakpoint_list_lines([Breakpoint(spec, ("cdp-9",), "url")])[1] == (
         f"- bp9 at {APP}:1 when x === " + "1" * 62 + "…[+38 chars], not resolved yet"
     )
 

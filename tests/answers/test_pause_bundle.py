@@ -3,6 +3,8 @@ agent reads after an action leaves the page paused, or lets it run on."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from cdpilot.answers.pause_bundle import (
     frame_label,
     pause_bundle_lines,
@@ -12,6 +14,7 @@ from cdpilot.answers.pause_bundle import (
 )
 from cdpilot.browser.debugger.debugger_facts import Frame, Location, Pause, PauseSnapshot, Variable
 from cdpilot.browser.observe.console_facts import ConsoleEntry
+from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
 
 SITE = "http://127.0.0.1:8000"
 
@@ -193,3 +196,16 @@ def test_a_pause_requested_on_an_idle_page_says_how_to_reach_it() -> None:
         "Pause requested; no script ran within 200 ms. Execution pauses at the next statement the page runs "
         "(an event handler, a timer): trigger one, e.g. with {tool:click_element}."
     )
+
+
+def test_a_mapped_pause_shows_the_original_place_line_and_frames() -> None:
+    cart = OriginalPlace("src/cart.ts", f"{SITE}/src/cart.ts", 20, 5)
+    top = replace(GREETING, location=replace(GREETING.location, url=f"{SITE}/dist/app.js", original=cart))
+    pause = Pause(2, "breakpoint bp1", None, (top, CALLER), after_step=False)
+    lines = pause_bundle_lines(snapshot(pause, source="subtotal += item.price;"))
+    assert lines[:4] == [
+        "Paused (breakpoint bp1) at src/cart.ts:20:5 (dist/app.js:2:22)",
+        "  20 | subtotal += item.price;",
+        "Stack (0 = top):",
+        "  #0 greeting src/cart.ts:20:5",
+    ]

@@ -147,7 +147,8 @@ def test_smart_payload_budget(tree: SchemaTree) -> None:
     assert findings(tree) == []  # exactly at the budget
     tree.smart("dom", description=SMART["description"] + "x" * (room + 1))
     assert findings(tree) == [
-        "schemas/smart: [budget] smart tools/list is 10001 characters; the budget is 10000 "
+        f"schemas/smart: [budget] smart tools/list is {SMART_PAYLOAD_BUDGET + 1} characters; "
+        f"the budget is {SMART_PAYLOAD_BUDGET} "
         "(shorten descriptions, or omit advanced parameters with x-cdpilot.omit)"
     ]
 

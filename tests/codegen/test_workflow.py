@@ -183,6 +183,18 @@ async def demo_probe(args: DemoProbeArgs, ctx: ToolContext) -> ToolResult:
 """
 
 
+def join_interact(repo: Path, name: str) -> None:
+    """Make tool `name` legacy-only and an action of smart mode's `interact`, as CONTRIBUTING says."""
+    schema_path = repo / "schemas/tools/dom" / f"{name}.json"
+    schema = json.loads(schema_path.read_text())
+    schema["x-cdpilot"]["modes"] = ["legacy"]
+    schema_path.write_text(json.dumps(schema, indent=2) + "\n")
+    smart_path = repo / "schemas/smart/interact.json"
+    smart = json.loads(smart_path.read_text())
+    smart["x-cdpilot"]["actions"][name] = name
+    smart_path.write_text(json.dumps(smart, indent=2, ensure_ascii=False) + "\n")
+
+
 def tree(repo: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(repo)): p.read_bytes()
@@ -198,6 +210,9 @@ def test_new_tool_generate_check_then_a_handler_is_the_whole_loop(repo: Path) ->
     created = make(repo, "new-tool", "NAME=demo_probe", "GROUP=dom")
     assert created.returncode == 0, created.stderr
     assert "wrote schemas/tools/dom/demo_probe.json\nwrote tests/e2e/test_demo_probe.py\n" in created.stdout
+    full = make(repo, "generate")  # smart mode holds its 20 tools: a new one joins a smart tool's actions
+    assert full.returncode != 0 and "smart mode has 21 tools; the budget is 20" in full.stderr
+    join_interact(repo, "demo_probe")
     generated = make(repo, "generate")
     assert generated.returncode == 0, generated.stderr
     assert "'demo_probe': TOOLS['demo_probe']" in (repo / "generated/cdpilot_generated/catalog.py").read_text()
@@ -225,6 +240,7 @@ def test_new_tool_generate_check_then_a_handler_is_the_whole_loop(repo: Path) ->
     after = tree(repo)
     changed = sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
     assert [p for p in changed if not p.startswith("generated/")] == [
+        "schemas/smart/interact.json",
         "schemas/tools/dom/demo_probe.json",
         "src/cdpilot/handlers/__init__.py",
         "src/cdpilot/handlers/dom.py",

@@ -66,6 +66,19 @@ class DebuggerListBreakpointsArgs(ArgsModel):
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
+class DebuggerListScriptsArgs(ArgsModel):
+    """
+    The page's loaded scripts and the original sources their source maps name, with each map's status; filter by substring, paged.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    filter: Annotated[str | None, Field(description='Only names containing this.', min_length=1)] = None
+    offset: Annotated[int, Field(description='Skip this many.', ge=0, le=100000)] = 0
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
 class DebuggerPauseArgs(ArgsModel):
     """
     Pause JavaScript at the next statement it runs (at once if a script is running).
@@ -76,6 +89,20 @@ class DebuggerPauseArgs(ArgsModel):
     )
     timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1, le=600000)] = 2000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
+class DebuggerReadSourceArgs(ArgsModel):
+    """
+    Lines of a source with their numbers: an original file (src/cart.ts) or a loaded script (app.js), by path suffix or URL.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    source: Annotated[str, Field(description='File: path suffix or URL.', min_length=1)]
+    start_line: Annotated[int, Field(description='First line, 1-based.', ge=1, le=10000000)] = 1
+    line_count: Annotated[int, Field(description='Lines to show.', ge=1, le=200)] = 40
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
@@ -104,15 +131,32 @@ class DebuggerResumeArgs(ArgsModel):
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
-class DebuggerSetBreakpointArgs(ArgsModel):
+class DebuggerSearchSourcesArgs(ArgsModel):
     """
-    Set a breakpoint by script URL or URL regex at a 1-based line (and column), with an optional condition; it survives reloads.
+    Search the loaded sources for a text or regex, original sources first; answers file:line and the line.
     """
 
     model_config = ConfigDict(
         extra='forbid',
     )
-    url: Annotated[str | None, Field(description='Script URL.', min_length=1)] = None
+    query: Annotated[str, Field(description='Text (case-insensitive) or regex.', min_length=1)]
+    regex: Annotated[bool, Field(description='query is a regex.')] = False
+    limit: Annotated[int, Field(description='Max results.', ge=1, le=50)] = 20
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
+class DebuggerSetBreakpointArgs(ArgsModel):
+    """
+    Set a breakpoint at a 1-based line (and column) of a script or of an original source (src/cart.ts, via its source map), with an optional condition; it survives reloads.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    url: Annotated[
+        str | None,
+        Field(description='Script URL or its end (app.js), or an original file (src/cart.ts).', min_length=1),
+    ] = None
     url_regex: Annotated[str | None, Field(description='Script URL regex (instead of url).', min_length=1)] = None
     line_number: Annotated[int, Field(description='Line, 1-based.', ge=1, le=10000000)]
     column_number: Annotated[int | None, Field(description='Column, 1-based.', ge=1, le=10000000)] = None

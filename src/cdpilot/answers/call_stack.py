@@ -5,7 +5,7 @@ page, so they are named and summarised, never listed.
 
 from __future__ import annotations
 
-from cdpilot.answers.pause_bundle import frame_label, variable_text
+from cdpilot.answers.pause_bundle import frame_label, shown_line, variable_text
 from cdpilot.browser.debugger.debugger_facts import CallStack, ScopeVariables
 from cdpilot.text import clip, one_line
 
@@ -16,9 +16,11 @@ def call_stack_lines(stack: CallStack) -> list[str]:
     total = len(stack.pause.frames)
     lines = [f"Paused ({stack.pause.reason}); {total} frames (0 = top):"]
     for detail in stack.frames:
-        lines.append(frame_label(detail.frame))
+        where = detail.frame.location
+        generated = f" ({where.generated_label})" if where.original is not None else ""
+        lines.append(frame_label(detail.frame) + generated)
         if detail.source_line:
-            lines.append(f"  {detail.frame.location.line} | {clip(one_line(detail.source_line), SOURCE_LINE_CHARS)}")
+            lines.append(f"  {shown_line(where)} | {clip(one_line(detail.source_line), SOURCE_LINE_CHARS)}")
         lines += [scope_line(scope) for scope in detail.scopes]
     if total > len(stack.frames):
         lines.append(f"…{total - len(stack.frames)} more frames: raise max_frames.")

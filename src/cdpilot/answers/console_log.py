@@ -36,7 +36,8 @@ def compact_url(url: str, origin: str, limit: int) -> str:
 
 def stack_frame_line(frame: StackFrame) -> str:
     """``at fn (url:line:column)``, as a browser's console prints a stack."""
-    return f"at {frame.function or '(anonymous)'} ({frame.url or '<anonymous>'}:{frame.line}:{frame.column})"
+    where = frame.original.label if frame.original else f"{frame.url or '<anonymous>'}:{frame.line}:{frame.column}"
+    return f"at {frame.function or '(anonymous)'} ({where})"
 
 
 def console_entry_line(
@@ -48,7 +49,9 @@ def console_entry_line(
     if text_chars is not None:
         text = clip(text, text_chars)
     line = f"[{entry.level}] {text}" + (f" (×{entry.count})" if entry.count > 1 else "")
-    if origin is not None and entry.url:
+    if origin is not None and entry.original is not None:
+        line += f"  @ {clip(entry.original.source, LOCATION_CHARS, keep='ends')}:{entry.original.line}"
+    elif origin is not None and entry.url:
         line += f"  @ {compact_url(entry.url, origin, LOCATION_CHARS)}" + (f":{entry.line}" if entry.line else "")
     if expand:
         line += "".join(f"\n    {stack_frame_line(frame)}" for frame in entry.stack)

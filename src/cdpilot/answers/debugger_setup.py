@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cdpilot.browser.debugger.debugger_facts import Breakpoint, BreakpointSpec, DisableOutcome, ExceptionState
+from cdpilot.browser.debugger.debugger_facts import (
+    Breakpoint,
+    BreakpointSpec,
+    DisableOutcome,
+    ExceptionState,
+    Location,
+    short_script_name,
+)
 from cdpilot.text import clip, one_line
 
 MAX_SCRIPTS_LISTED = 8
@@ -46,10 +53,22 @@ def exception_state_line(state: ExceptionState) -> str:
     return EXCEPTION_STATES[state]
 
 
-def breakpoint_set_lines(breakpoint_: Breakpoint, script_urls: Sequence[str]) -> list[str]:
+def breakpoint_set_lines(
+    breakpoint_: Breakpoint, script_urls: Sequence[str], same_name: Sequence[str] = ()
+) -> list[str]:
+    """The breakpoint, where it bound, and what a user should know about how: the next line
+    used, several files or scripts matched; when nothing matched, the files and scripts of
+    the same name (`same_name`) and the scripts the page has."""
     lines = [f"Breakpoint {breakpoint_text(breakpoint_)}."]
+    lines += [f"Note: {note}." for note in breakpoint_.notes]
+    matched = breakpoint_.sources
+    if len(matched) > 1:
+        what = "files" if breakpoint_.kind == "original" else "scripts"
+        lines.append(f"It matches {len(matched)} {what}, and is bound in each: {_names(matched)}.")
     if not breakpoint_.resolved:
         lines.append("No loaded script matches yet; it binds when a matching script loads (also after a reload).")
+        if same_name:
+            lines.append(f"Files and scripts with that name: {_names(same_name)}.")
         lines.append(scripts_line(script_urls))
     return lines
 
@@ -73,9 +92,25 @@ def breakpoint_text(breakpoint_: Breakpoint) -> str:
     resolved = breakpoint_.resolved
     if not resolved:
         return text + ", not resolved yet"
-    places = ", ".join(f"{r.line}:{r.column}" for r in resolved[:MAX_RESOLVED_LISTED])
+    places = ", ".join(_place(breakpoint_, r) for r in resolved[:MAX_RESOLVED_LISTED])
     more = f" (+{len(resolved) - MAX_RESOLVED_LISTED})" if len(resolved) > MAX_RESOLVED_LISTED else ""
     return text + f", resolved at {places}{more}"
+
+
+def _place(breakpoint_: Breakpoint, where: Location) -> str:
+    """Line and column under a full URL (the script is named already); else the script, or
+    the original place with the script's one beside it."""
+    if breakpoint_.kind == "url":
+        return f"{where.line}:{where.column}"
+    if where.original is not None:
+        return where.label
+    return f"{short_script_name(where.url)}:{where.line}:{where.column}"
+
+
+def _names(names: Sequence[str]) -> str:
+    listed = [clip(one_line(name), URL_CHARS, keep="ends") for name in names[:MAX_SCRIPTS_LISTED]]
+    more = f" (+{len(names) - MAX_SCRIPTS_LISTED} more)" if len(names) > MAX_SCRIPTS_LISTED else ""
+    return ", ".join(listed) + more
 
 
 def scripts_line(urls: Sequence[str]) -> str:

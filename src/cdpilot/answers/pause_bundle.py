@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cdpilot.answers.console_log import console_bundle_lines
-from cdpilot.browser.debugger.debugger_facts import Frame, PauseSnapshot, RunCommand, Variable
+from cdpilot.browser.debugger.debugger_facts import Frame, Location, PauseSnapshot, RunCommand, Variable
 from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.text import clip, one_line
 
@@ -37,7 +37,7 @@ def pause_bundle_lines(snapshot: PauseSnapshot) -> list[str]:
         first += f": {clip(one_line(pause.exception), EXCEPTION_CHARS)}"
     lines = [first]
     if snapshot.source_line:
-        lines.append(f"  {where.line} | {snapshot.source_line}")
+        lines.append(f"  {shown_line(where)} | {snapshot.source_line}")
     if not snapshot.full:
         lines.append("Frames and variables: {tool:debugger_get_call_stack}.")
         return lines
@@ -51,20 +51,32 @@ def pause_bundle_lines(snapshot: PauseSnapshot) -> list[str]:
 
 
 def frame_label(frame: Frame) -> str:
-    """``#1 compute app.js:28:19``: the frames list names the script by its last path segment."""
+    """``#1 compute app.js:28:19``: the frames list names the script by its last path segment,
+    or the original source by its project path (``#1 total src/cart.ts:20:5``)."""
     where = frame.location
+    if where.original is not None:
+        return f"#{frame.index} {frame.name} {clip(one_line(where.original.label), SCRIPT_NAME_CHARS)}"
     script = where.url.rsplit("/", 1)[-1] or where.url or "(anonymous script)"
     return f"#{frame.index} {frame.name} {clip(one_line(script), SCRIPT_NAME_CHARS)}:{where.line}:{where.column}"
+
+
+def shown_line(where: Location) -> int:
+    """The line number a source excerpt is shown under: the original one when mapped."""
+    return where.original.line if where.original is not None else where.line
 
 
 def variable_text(variable: Variable) -> str:
     return f"{variable.name} = {variable.value}" + (" [CHANGED]" if variable.changed else "")
 
 
-def paused_again_lines(command: RunCommand, snapshot: PauseSnapshot) -> list[str]:
+def paused_again_lines(
+    command: RunCommand, snapshot: PauseSnapshot, *, stepped_through: Sequence[str] = ()
+) -> list[str]:
     """A resume or step that stopped again: the new pause's bundle (a step's stop is expected,
-    a resume's is news)."""
+    a resume's is news), after the library code a step went through, if any."""
     lines = pause_bundle_lines(snapshot)
+    if stepped_through:
+        lines = [f"Stepped through library code without stopping: {', '.join(stepped_through)}.", *lines]
     return ["Resumed, then paused again:", *lines] if command == "resume" else lines
 
 

@@ -21,6 +21,12 @@ from importlib import resources
 
 OWN_SCRIPT_URL = "cdpilot-internal.js"
 OWN_SCRIPT_PATTERN = r"^cdpilot-internal\.js$"
+OWN_URL_PREFIX = "cdpilot-"  # ours and the debugger's probe (cdpilot-probe.js): never listed to a user
+
+
+def is_own(url: str) -> bool:
+    """Whether a script URL is one of cdpilot's own, which no list, stack or hint may show."""
+    return url.startswith(OWN_URL_PREFIX)
 
 
 def own_expression(expression: str) -> str:

@@ -14,9 +14,12 @@ from cdpilot_generated.models import (
     DebuggerEvaluateOnCallFrameArgs,
     DebuggerGetCallStackArgs,
     DebuggerListBreakpointsArgs,
+    DebuggerListScriptsArgs,
     DebuggerPauseArgs,
+    DebuggerReadSourceArgs,
     DebuggerRemoveBreakpointArgs,
     DebuggerResumeArgs,
+    DebuggerSearchSourcesArgs,
     DebuggerSetBreakpointArgs,
     DebuggerSetPauseOnExceptionsArgs,
     DebuggerSkipAllPausesArgs,
@@ -36,6 +39,7 @@ from cdpilot.answers.debugger_setup import (
     skip_pauses_line,
 )
 from cdpilot.answers.pause_bundle import pause_bundle_lines, pause_pending_line, paused_again_lines, ran_on_lines
+from cdpilot.answers.sources import scripts_answer, search_answer, source_lines_answer
 from cdpilot.browser.debugger.debugger_facts import RunCommand, RunOutcome, StepKind
 from cdpilot.browser.debugger.pause_snapshot import take_call_stack, take_pause_snapshot
 from cdpilot.browser.session.browser_connection import BrowserConnection
@@ -69,7 +73,9 @@ async def debugger_set_breakpoint(args: DebuggerSetBreakpointArgs, ctx: ToolCont
         column=args.column_number,
         condition=args.condition,
     )
-    return _lines(breakpoint_set_lines(breakpoint_, conn.features.debugger.scripts.urls()))
+    debugger = conn.features.debugger
+    same_name = await debugger.same_name(args.url) if args.url is not None and not breakpoint_.resolved else []
+    return _lines(breakpoint_set_lines(breakpoint_, debugger.scripts.urls(), same_name))
 
 
 async def debugger_remove_breakpoint(args: DebuggerRemoveBreakpointArgs, ctx: ToolContext) -> ToolResult:
@@ -80,7 +86,7 @@ async def debugger_remove_breakpoint(args: DebuggerRemoveBreakpointArgs, ctx: To
 
 async def debugger_list_breakpoints(args: DebuggerListBreakpointsArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
-    return _lines(breakpoint_list_lines(conn.features.debugger.breakpoints()))
+    return _lines(breakpoint_list_lines(await conn.features.debugger.breakpoints()))
 
 
 async def debugger_pause(args: DebuggerPauseArgs, ctx: ToolContext) -> ToolResult:
@@ -130,6 +136,28 @@ async def debugger_set_pause_on_exceptions(args: DebuggerSetPauseOnExceptionsArg
     return ToolResult(exception_state_line(args.state))
 
 
+async def debugger_list_scripts(args: DebuggerListScriptsArgs, ctx: ToolContext) -> ToolResult:
+    conn = ctx.connections.get(args.connection_id)
+    entries = await conn.features.debugger.files.scripts()
+    return ToolResult(scripts_answer(entries, filter_text=args.filter, offset=args.offset))
+
+
+async def debugger_read_source(args: DebuggerReadSourceArgs, ctx: ToolContext) -> ToolResult:
+    conn = ctx.connections.get(args.connection_id)
+    source = await conn.features.debugger.files.read(args.source)
+    return ToolResult(
+        source_lines_answer(
+            source, start_line=args.start_line, line_count=args.line_count, max_chars=ctx.settings.max_answer_chars
+        )
+    )
+
+
+async def debugger_search_sources(args: DebuggerSearchSourcesArgs, ctx: ToolContext) -> ToolResult:
+    conn = ctx.connections.get(args.connection_id)
+    found = await conn.features.debugger.files.search(args.query, regex=args.regex, limit=args.limit)
+    return ToolResult(search_answer(found, query=args.query))
+
+
 async def _step(
     ctx: ToolContext, kind: StepKind, connection_id: str | None, timeout_ms: int, include_context: bool | None
 ) -> ToolResult:
@@ -151,7 +179,7 @@ async def _after_run(
     if outcome.pause is not None:
         full = wants_context(include_context, ctx)
         snapshot = await take_pause_snapshot(conn, outcome.pause, full=full, console_mark=mark)
-        return _lines(paused_again_lines(command, snapshot))
+        return _lines(paused_again_lines(command, snapshot, stepped_through=outcome.stepped_through))
     return _lines(ran_on_lines(command, busy=outcome.busy, console=conn.features.console.since(mark)))
 
 

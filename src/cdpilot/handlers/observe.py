@@ -8,6 +8,7 @@ answer budget they are given; here are only the reads, the waits and the file wr
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from cdpilot_generated.models import GetConsoleLogsArgs, GetNetworkRequestArgs, ListNetworkRequestsArgs
 
@@ -27,6 +28,7 @@ async def get_console_logs(args: GetConsoleLogsArgs, ctx: ToolContext) -> ToolRe
         include_previous_pages=args.include_previous_pages,
         level=None if args.filter_level == "all" else args.filter_level,
     )
+    view = replace(view, entries=await conn.features.debugger.maps.console_entries(view.entries))
     return ToolResult(
         console_answer(
             view,

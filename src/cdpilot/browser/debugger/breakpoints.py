@@ -1,9 +1,24 @@
-"""The breakpoints live in the current page session.
+"""The breakpoints live in the current page session, in generated scripts or original sources.
 
-Breakpoints are set by URL or URL regex, never by script id, so the browser keeps them across
-reloads and binds them in scripts parsed later (``Debugger.breakpointResolved``). CDP forgets
-them when we detach from the session, so what the user asked for (`BreakpointSpec`) is kept
-in the target's `DebugConfig` by `PageDebugger` and set here again on every attach.
+A breakpoint is set by URL, never by script id, so the browser keeps it across reloads and
+binds it in scripts parsed later (``Debugger.breakpointResolved``). What the user wrote picks
+how it binds:
+
+- a full URL (``http://…/app.js``) or ``url_regex``: as the browser matches them;
+- the end of a URL at a ``/`` (``app.js``, ``dist/app.js``, ``/dist/app.js`` from the site
+  root): a URL regex built from it, so every matching script binds, now and later;
+- an original source named by a source map (``cart.ts``, ``src/cart.ts``): every generated
+  place of that line, in every loaded bundle whose map has the file, each set by the bundle's
+  URL. A line without code binds on the next line that has some, and says so.
+
+A bundle that loads later (after a navigation, or lazily) is stopped before it runs by the
+instrumentation breakpoint ``beforeScriptWithSourceMapExecution``, which is on while any
+breakpoint names a file: its map is loaded, the breakpoints bound, then it goes on. So a
+breakpoint set before the page loads hits on the first run of that code.
+
+CDP forgets breakpoints when we detach from the session, so what the user asked for
+(`BreakpointSpec`) is kept in the target's `DebugConfig` by `PageDebugger` and set here again
+on every attach.
 """
 
 from __future__ import annotations
@@ -12,31 +27,45 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from cdpilot.browser.debugger.debugger_facts import Breakpoint, BreakpointSpec, DebugConfig
+from cdpilot.browser.debugger.debugger_facts import BindKind, Breakpoint, BreakpointSpec, DebugConfig
+from cdpilot.browser.debugger.mapped_scripts import MappedScript, MappedScripts
 from cdpilot.browser.debugger.script_sources import ScriptSources
+from cdpilot.browser.sourcemaps.map_urls import is_absolute_url
+from cdpilot.browser.sourcemaps.source_names import matches_path
+from cdpilot.browser.sourcemaps.sourcemap_facts import GeneratedPosition, SourceEntry
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import ArgumentError, CdpCommandError, FieldProblem, StateError
+
+INSTRUMENTATION = "beforeScriptWithSourceMapExecution"
 
 
 class LiveBreakpoints:
     """Our breakpoint ids (bp1, …) and the browser's for the same breakpoints, in this session."""
 
-    def __init__(self, scripts: ScriptSources) -> None:
+    def __init__(self, scripts: ScriptSources, maps: MappedScripts) -> None:
         self._scripts = scripts
+        self._maps = maps
         self._session: CdpSession | None = None
         self._live: dict[str, Breakpoint] = {}
+        self._instrumentation_id: str | None = None
 
     def attach(self, session: CdpSession) -> None:
         """A new session has none of them yet."""
         self._session = session
         self._live.clear()
+        self._instrumentation_id = None
 
     def listed(self) -> list[Breakpoint]:
         return list(self._live.values())
 
     def ids_hit(self, cdp_ids: list[str]) -> list[str]:
         """Our ids of the browser's breakpoints a pause names as hit."""
-        return [live.spec.id for live in self._live.values() if live.cdp_id in cdp_ids]
+        return [live.spec.id for live in self._live.values() if set(live.cdp_ids) & set(cdp_ids)]
+
+    def forget_resolved(self) -> None:
+        """The page's scripts are gone: their places bind again as the new scripts load."""
+        for our_id, live in self._live.items():
+            self._live[our_id] = replace(live, resolved=())
 
     async def add(
         self,
@@ -50,19 +79,123 @@ class LiveBreakpoints:
     ) -> Breakpoint:
         """A new breakpoint, numbered and kept in `config` once the browser took it."""
         _check_script_choice(url, url_regex)
-        config.breakpoints_made += 1
-        spec = BreakpointSpec(f"bp{config.breakpoints_made}", url, url_regex, line, column, condition)
+        taken = next((b.spec for b in self._live.values() if _same_place(b.spec, url, url_regex, line, column)), None)
+        if taken is not None:
+            raise StateError(
+                f"A breakpoint is already set at {taken.where} ({taken.id}).",
+                suggestion="Remove it with {tool:debugger_remove_breakpoint} first to change its condition.",
+            )
+        spec = BreakpointSpec(f"bp{config.breakpoints_made + 1}", url, url_regex, line, column, condition)
         live = await self.set(spec)
+        config.breakpoints_made += 1
         config.breakpoints[spec.id] = spec
         return live
 
     async def set(self, spec: BreakpointSpec) -> Breakpoint:
         """Give `spec` to the browser (again, on an attach)."""
-        params: dict[str, Any] = {"lineNumber": spec.line - 1}
-        if spec.url is not None:
-            params["url"] = spec.url
+        if spec.url_regex is not None:
+            live = await self._set_by_url(spec, "regex", {"urlRegex": spec.url_regex})
+        elif spec.url is not None and is_absolute_url(spec.url):
+            live = await self._set_by_url(spec, "url", {"url": spec.url})
         else:
-            params["urlRegex"] = spec.url_regex
+            live = await self._set_by_name(spec, str(spec.url))
+        self._live[spec.id] = live
+        await self._update_instrumentation()
+        return live
+
+    async def _set_by_name(self, spec: BreakpointSpec, name: str) -> Breakpoint:
+        """A file name: the original sources it names, else the scripts whose URL ends with it."""
+        targets = [
+            (script, entry) for script in await self._maps.mapped() for entry in script.source_map.find_sources(name)
+        ]
+        if targets:
+            live = Breakpoint(spec, (), "original")
+            for script, entry in targets:
+                live = await self._bind_original(live, script, entry)
+            if not live.cdp_ids:
+                raise _no_code(spec, [entry for _, entry in targets])
+            return live
+        live = await self._set_by_url(spec, "suffix", {"urlRegex": suffix_regex(name)})
+        matching = [url for url in self._scripts.urls() if url_ends_with(url, name)]
+        return replace(live, sources=tuple(matching))
+
+    async def bind_new_script(self, script_id: str) -> None:
+        """A script with a source map is about to run: bind the breakpoints that name one of
+        its original files (its map is loaded here, before it runs)."""
+        info = self._scripts.get(script_id)
+        named = [live for live in self._live.values() if live.kind in ("original", "suffix")]
+        if info is None or not named:
+            return
+        source_map = await self._maps.map_for(script_id)
+        if source_map is None:
+            return
+        script = MappedScript(script_id, info.url, source_map)
+        for live in named:
+            for entry in source_map.find_sources(str(live.spec.url)):
+                current = self._live.get(live.spec.id, live)
+                if current.kind == "suffix":  # it named no original file when set; now one exists
+                    current = replace(current, kind="original", sources=())
+                self._live[live.spec.id] = await self._bind_original(current, script, entry)
+
+    async def _bind_original(self, live: Breakpoint, script: MappedScript, entry: SourceEntry) -> Breakpoint:
+        """`live` also bound at every generated place of its line in `script`."""
+        spec = live.spec
+        column = spec.column - 1 if spec.column is not None else None
+        lookup = script.source_map.generated_positions(entry, spec.line - 1, column)
+        sources = live.sources if entry.name in live.sources else (*live.sources, entry.name)
+        if lookup is None:
+            return replace(live, sources=sources)
+        notes = live.notes
+        if lookup.moved:
+            note = f"no code on line {spec.line} of {entry.name}; bound on line {lookup.line + 1}"
+            notes = notes if note in notes else (*notes, note)
+        ids, resolved = list(live.cdp_ids), list(live.resolved)
+        for line, column_number in await self._break_locations(script.script_id, lookup.positions):
+            params: dict[str, Any] = {"url": script.url, "lineNumber": line, "columnNumber": column_number}
+            if spec.condition is not None:
+                params["condition"] = spec.condition
+            try:
+                reply = await self._require_session().send("Debugger.setBreakpointByUrl", params)
+            except CdpCommandError as exc:
+                if "already exists" in exc.cdp_message:
+                    continue  # this place is bound already (the same bundle, loaded again)
+                raise
+            ids.append(str(reply["breakpointId"]))
+            resolved += [self._scripts.location(raw) for raw in reply.get("locations", [])]
+        return replace(live, cdp_ids=tuple(ids), resolved=tuple(resolved), sources=sources, notes=notes)
+
+    async def _break_locations(self, script_id: str, positions: tuple[GeneratedPosition, ...]) -> list[tuple[int, int]]:
+        """The generated places of an original line where the browser can stop, in the
+        document's coordinates (an inline script starts mid-document).
+
+        A map also maps tokens that are no statement (the end of an expression); the browser
+        would move a breakpoint there to the next statement, which may belong to another
+        original line. So only places the browser lists as possible break locations are kept,
+        and the first place when it lists none of them."""
+        info = self._scripts.get(script_id)
+        places = [
+            (p.line + (info.start_line if info else 0), p.column + (info.start_column if info and p.line == 0 else 0))
+            for p in positions
+        ]
+        by_line: dict[int, list[int]] = {}
+        for line, column in places:
+            by_line.setdefault(line, []).append(column)
+        possible: set[tuple[int, int]] = set()
+        for line, columns in by_line.items():
+            params = {
+                "start": {"scriptId": script_id, "lineNumber": line, "columnNumber": min(columns)},
+                "end": {"scriptId": script_id, "lineNumber": line, "columnNumber": max(columns) + 1},
+            }
+            try:
+                reply = await self._require_session().send("Debugger.getPossibleBreakpoints", params)
+            except CdpCommandError:
+                continue  # the script is gone: keep the places as the map gives them
+            possible |= {(int(loc["lineNumber"]), int(loc.get("columnNumber", 0))) for loc in reply["locations"]}
+        kept = [place for place in places if place in possible]
+        return kept or places[:1]
+
+    async def _set_by_url(self, spec: BreakpointSpec, kind: BindKind, target: dict[str, str]) -> Breakpoint:
+        params: dict[str, Any] = {**target, "lineNumber": spec.line - 1}
         if spec.column is not None:
             params["columnNumber"] = spec.column - 1
         if spec.condition is not None:
@@ -72,15 +205,12 @@ class LiveBreakpoints:
         except CdpCommandError as exc:
             if "already exists" not in exc.cdp_message:
                 raise
-            taken = next((b.spec for b in self._live.values() if _same_place(b.spec, spec)), None)
             raise StateError(
-                f"A breakpoint is already set at {spec.where}" + (f" ({taken.id})." if taken else "."),
+                f"A breakpoint is already set at {spec.where}.",
                 suggestion="Remove it with {tool:debugger_remove_breakpoint} first to change its condition.",
             ) from exc
         resolved = tuple(self._scripts.location(raw) for raw in reply.get("locations", []))
-        live = Breakpoint(spec, str(reply["breakpointId"]), resolved)
-        self._live[spec.id] = live
-        return live
+        return Breakpoint(spec, (str(reply["breakpointId"]),), kind, resolved)
 
     async def remove(self, config: DebugConfig, breakpoint_id: str) -> BreakpointSpec:
         live = self._live.get(breakpoint_id)
@@ -90,9 +220,11 @@ class LiveBreakpoints:
                 f"No breakpoint {breakpoint_id!r} on this page (breakpoints: {known}).",
                 suggestion="List them with {tool:debugger_list_breakpoints}.",
             )
-        await self._require_session().send("Debugger.removeBreakpoint", {"breakpointId": live.cdp_id})
+        for cdp_id in live.cdp_ids:
+            await self._require_session().send("Debugger.removeBreakpoint", {"breakpointId": cdp_id})
         del self._live[breakpoint_id]
         config.breakpoints.pop(breakpoint_id, None)
+        await self._update_instrumentation()
         return live.spec
 
     async def remove_all(self) -> int:
@@ -100,22 +232,71 @@ class LiveBreakpoints:
         place); how many there were."""
         session = self._require_session()
         for live in self._live.values():
-            await session.send("Debugger.removeBreakpoint", {"breakpointId": live.cdp_id})
+            for cdp_id in live.cdp_ids:
+                await session.send("Debugger.removeBreakpoint", {"breakpointId": cdp_id})
         removed = len(self._live)
         self._live.clear()
+        await self._update_instrumentation()
         return removed
 
     def on_resolved(self, event: CdpEvent) -> None:
         """A script loaded that one of them binds in."""
         cdp_id = event.params.get("breakpointId")
         for our_id, live in list(self._live.items()):
-            if live.cdp_id == cdp_id:
+            if cdp_id in live.cdp_ids:
                 where = self._scripts.location(event.params["location"])
-                self._live[our_id] = replace(live, resolved=(*live.resolved, where))
+                if where not in live.resolved:
+                    self._live[our_id] = replace(live, resolved=(*live.resolved, where))
+
+    async def described(self, live: Breakpoint) -> Breakpoint:
+        """`live` with its places in original coordinates, for an answer."""
+        resolved = [await self._maps.original(location) for location in live.resolved]
+        return replace(live, resolved=tuple(resolved))
+
+    async def _update_instrumentation(self) -> None:
+        """Stop bundles before they run while a breakpoint names a file (see the module docstring)."""
+        wanted = any(live.kind in ("original", "suffix") for live in self._live.values())
+        session = self._require_session()
+        if wanted and self._instrumentation_id is None:
+            reply = await session.send("Debugger.setInstrumentationBreakpoint", {"instrumentation": INSTRUMENTATION})
+            self._instrumentation_id = str(reply["breakpointId"])
+        elif not wanted and self._instrumentation_id is not None:
+            await session.send("Debugger.removeBreakpoint", {"breakpointId": self._instrumentation_id})
+            self._instrumentation_id = None
 
     def _require_session(self) -> CdpSession:
         assert self._session is not None, "a connection attaches its page before handing it out"
         return self._session
+
+
+def suffix_regex(name: str) -> str:
+    """A URL regex for scripts whose path ends with `name` at a ``/``; a leading ``/`` anchors
+    it at the site root (``/dist/app.js``)."""
+    name = name.replace("\\", "/").removeprefix("./")
+    if name.startswith("/"):
+        return r"^[a-zA-Z][\w+.-]*://[^/]*" + re.escape(name) + r"(?:[?#].*)?$"
+    return r"(?:^|/)" + re.escape(name) + r"(?:[?#].*)?$"
+
+
+def url_ends_with(url: str, name: str) -> bool:
+    """Whether a script URL's path ends with `name` at a ``/`` (as `suffix_regex` matches)."""
+    return re.search(suffix_regex(name), url) is not None
+
+
+def _no_code(spec: BreakpointSpec, entries: list[SourceEntry]) -> ArgumentError | StateError:
+    """No line from the asked one to the end of the file has code: past its end, or after the last code."""
+    entry = entries[0]
+    count = entry.line_count
+    if count is not None and spec.line > count:
+        return ArgumentError(
+            f"{entry.name} has {count} lines; line {spec.line} is past its end.",
+            problems=[FieldProblem("line_number", f"a line from 1 to {count}", str(spec.line))],
+            suggestion="Read the file with {tool:debugger_read_source} to pick a line.",
+        )
+    return StateError(
+        f"No code on line {spec.line} of {entry.name} or after it in the loaded scripts.",
+        suggestion="Pick a line with code: {tool:debugger_read_source} shows the file.",
+    )
 
 
 def _check_script_choice(url: str | None, url_regex: str | None) -> None:
@@ -124,8 +305,8 @@ def _check_script_choice(url: str | None, url_regex: str | None) -> None:
         raise ArgumentError(
             "A breakpoint needs a script: url or url_regex.",
             problems=[FieldProblem("url / url_regex", "exactly one of them", given)],
-            suggestion="Give the script's URL (from the pause location or the page's <script src>) "
-            "or a regex that matches it.",
+            suggestion="Give the script's URL or the end of it (app.js), an original file (src/cart.ts), "
+            "or a regex that matches the script's URL.",
         )
     if url_regex is not None:
         try:
@@ -137,5 +318,12 @@ def _check_script_choice(url: str | None, url_regex: str | None) -> None:
             ) from exc
 
 
-def _same_place(a: BreakpointSpec, b: BreakpointSpec) -> bool:
-    return (a.url, a.url_regex, a.line, a.column) == (b.url, b.url_regex, b.line, b.column)
+def _same_place(spec: BreakpointSpec, url: str | None, url_regex: str | None, line: int, column: int | None) -> bool:
+    return (spec.url, spec.url_regex, spec.line, spec.column) == (url, url_regex, line, column)
+
+
+def matching_names(name: str, candidates: list[str]) -> list[str]:
+    """Files and scripts that share `name`'s file name: what a breakpoint on an unknown file
+    may have meant."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    return [candidate for candidate in candidates if matches_path(candidate.split("?", 1)[0], base)]

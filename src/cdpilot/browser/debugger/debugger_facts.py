@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from cdpilot.browser.observe.console_facts import ConsoleEntry
+from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
 from cdpilot.errors import StateError
 
 ExceptionState = Literal["none", "uncaught", "all"]
@@ -24,19 +25,26 @@ GLOBAL_SCOPES = ("global", "script")  # they hold the whole page: summarised, ne
 
 @dataclass(frozen=True)
 class Location:
-    """A place in a script, as the browser runs it.
-
-    A source-mapped script would add its original place (file, line, column in the author's
-    source) beside this one; this generated place stays, for the browser's own ids."""
+    """A place in a script, as the browser runs it, and, when a source map covers it, the
+    place in the author's source it came from. The generated place always stays: the
+    browser's ids and commands speak of it."""
 
     script_id: str
     url: str  # "" for a script without one (an evaluated expression)
     line: int
     column: int
+    original: OriginalPlace | None = None
+
+    @property
+    def generated_label(self) -> str:
+        return f"{self.url or '(anonymous script)'}:{self.line}:{self.column}"
 
     @property
     def label(self) -> str:
-        return f"{self.url or '(anonymous script)'}:{self.line}:{self.column}"
+        """The original place with the generated one beside it, or the generated place alone."""
+        if self.original is None:
+            return self.generated_label
+        return f"{self.original.label} ({short_script_name(self.url)}:{self.line}:{self.column})"
 
 
 @dataclass(frozen=True)
@@ -113,13 +121,23 @@ class BreakpointSpec:
         return f"{place}:{self.line}" + (f":{self.column}" if self.column is not None else "")
 
 
+BindKind = Literal["url", "regex", "suffix", "original"]
+
+
 @dataclass(frozen=True)
 class Breakpoint:
-    """A breakpoint live in the current page session, and where the browser bound it."""
+    """A breakpoint live in the current page session, and where the browser bound it.
+
+    How it binds (`kind`): ``url`` by a full script URL, ``regex`` by url_regex, ``suffix`` by
+    the end of a script URL (app.js, dist/app.js), ``original`` in original sources through
+    their source maps, at every generated place of the line, in every bundle that has it."""
 
     spec: BreakpointSpec
-    cdp_id: str
-    resolved: tuple[Location, ...] = ()  # one per matching script; grows as matching scripts load
+    cdp_ids: tuple[str, ...]
+    kind: BindKind
+    resolved: tuple[Location, ...] = ()  # one per bound place; grows as matching scripts load
+    sources: tuple[str, ...] = ()  # original: the files it binds in; suffix: the scripts it matches
+    notes: tuple[str, ...] = ()  # e.g. no code on the asked line, the next one used
 
 
 @dataclass
@@ -138,6 +156,16 @@ class ScriptInfo:
     url: str
     start_line: int  # 0-based, in the document that holds the script (an inline script's offset)
     start_column: int
+    source_map_url: str = ""  # as the script or its SourceMap header names it; "" when it has none
+
+
+def short_script_name(url: str) -> str:
+    """A script's URL without its origin and query, for places shown beside an original one:
+    ``http://127.0.0.1:8000/dist/app.js?v=3`` → ``dist/app.js``."""
+    without_query = url.split("?", 1)[0].split("#", 1)[0]
+    if "://" in without_query:
+        without_query = without_query.split("://", 1)[1].partition("/")[2]
+    return without_query or url or "(anonymous script)"
 
 
 @dataclass(frozen=True)
@@ -146,6 +174,7 @@ class RunOutcome:
 
     pause: Pause | None
     busy: bool  # not paused, and its task had not finished when the wait ended (a long loop?)
+    stepped_through: tuple[str, ...] = ()  # library files a step went through without stopping
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,9 @@ again. Lines and columns are 1-based here and in every answer (CDP's are 0-based
 
 from __future__ import annotations
 
-from cdpilot.browser.debugger.breakpoints import LiveBreakpoints
+from dataclasses import replace
+
+from cdpilot.browser.debugger.breakpoints import LiveBreakpoints, matching_names
 from cdpilot.browser.debugger.debugger_facts import (
     Breakpoint,
     BreakpointSpec,
@@ -18,17 +20,21 @@ from cdpilot.browser.debugger.debugger_facts import (
     ExceptionState,
     ExecutionPausedError,
     Frame,
+    Location,
     Pause,
     RunOutcome,
     StepKind,
 )
 from cdpilot.browser.debugger.frame_variables import FrameVariables
+from cdpilot.browser.debugger.mapped_scripts import MappedScripts
 from cdpilot.browser.debugger.run_control import RunControl
 from cdpilot.browser.debugger.script_sources import ScriptSources
+from cdpilot.browser.debugger.source_files import SourceFiles
 from cdpilot.browser.own_scripts import OWN_SCRIPT_PATTERN
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import DebuggerDisabledError, StateError
 
+MAX_EXTRA_STEPS = 20  # steps taken on our own to reach the next original line, at most
 STEP_COMMANDS: dict[str, str] = {"over": "Debugger.stepOver", "into": "Debugger.stepInto", "out": "Debugger.stepOut"}
 
 
@@ -40,8 +46,10 @@ class PageDebugger:
         self._configs: dict[str, DebugConfig] = {}
         self.scripts = ScriptSources()
         self.variables = FrameVariables()
-        self._breakpoints = LiveBreakpoints(self.scripts)
-        self._run = RunControl(self.scripts, self._breakpoints)
+        self.maps = MappedScripts(self.scripts)
+        self._breakpoints = LiveBreakpoints(self.scripts, self.maps)
+        self._run = RunControl(self.scripts, self.maps, self._breakpoints)
+        self._files = SourceFiles(self.scripts, self.maps)
         self._subscriptions = Subscriptions()
 
     # --- attachment -------------------------------------------------------------------
@@ -54,7 +62,7 @@ class PageDebugger:
     async def attach(self, session: CdpSession) -> None:
         """Follow a page session; if its target had the debugger on, turn it on again as it was."""
         self._session = session
-        for part in (self.scripts, self.variables, self._breakpoints, self._run):
+        for part in (self.scripts, self.variables, self.maps, self._breakpoints, self._run):
             part.attach(session)
         self._subscriptions.replace(
             session,
@@ -81,6 +89,8 @@ class PageDebugger:
     def _on_contexts_cleared(self, _: CdpEvent) -> None:
         """The page navigated: its scripts are gone, and so is a pause in them (no resumed event)."""
         self.scripts.clear()
+        self.maps.forget_failures()  # a reload may bring a map that failed before
+        self._breakpoints.forget_resolved()
         self._run.resumed()
 
     # --- settings ---------------------------------------------------------------------
@@ -130,17 +140,34 @@ class PageDebugger:
         self, *, url: str | None, url_regex: str | None, line: int, column: int | None, condition: str | None
     ) -> Breakpoint:
         self.require_enabled()
-        return await self._breakpoints.add(
+        live = await self._breakpoints.add(
             self.config, url=url, url_regex=url_regex, line=line, column=column, condition=condition
         )
+        return await self._breakpoints.described(live)
 
     async def remove_breakpoint(self, breakpoint_id: str) -> BreakpointSpec:
         self.require_enabled()
         return await self._breakpoints.remove(self.config, breakpoint_id)
 
-    def breakpoints(self) -> list[Breakpoint]:
+    async def breakpoints(self) -> list[Breakpoint]:
+        """The live breakpoints, their places in original coordinates where mapped."""
         self.require_enabled()
-        return self._breakpoints.listed()
+        return [await self._breakpoints.described(live) for live in self._breakpoints.listed()]
+
+    async def same_name(self, name: str) -> list[str]:
+        """Loaded scripts and original sources with the file name of `name`: what a breakpoint
+        that binds nowhere may have meant."""
+        candidates = [entry.url for entry in await self._files.scripts()]
+        candidates += [source.name for entry in await self._files.scripts() for source in entry.sources]
+        return matching_names(name, candidates)
+
+    # --- finding code -----------------------------------------------------------------
+
+    @property
+    def files(self) -> SourceFiles:
+        """The page's scripts and original sources (needs the debugger on: it sees them load)."""
+        self.require_enabled()
+        return self._files
 
     # --- execution --------------------------------------------------------------------
 
@@ -193,8 +220,40 @@ class PageDebugger:
         return await self._run.go_on("Debugger.resume", timeout_ms, stepping=False)
 
     async def step(self, kind: StepKind, timeout_ms: int) -> RunOutcome:
-        self.require_paused()
-        return await self._run.go_on(STEP_COMMANDS[kind], timeout_ms, stepping=True)
+        """One step in the code the user wrote: in a source-mapped script, a step that lands on
+        the same original line, or on generated code no map covers, goes on, as DevTools does;
+        a step into library code (ignore-listed, node_modules) steps back out of it."""
+        start = await self.maps.original(self.require_paused().top.location)
+        depth = len(self.require_paused().frames)
+        outcome = await self._run.go_on(STEP_COMMANDS[kind], timeout_ms, stepping=True)
+        through: list[str] = []
+        for _ in range(MAX_EXTRA_STEPS):
+            if outcome.pause is None:
+                break
+            here = await self.maps.original(outcome.pause.top.location)
+            again = self._step_again(kind, start, depth, here, len(outcome.pause.frames))
+            if again is None:
+                break
+            if again == "out" and here.original is not None and here.original.source not in through:
+                through.append(here.original.source)
+            outcome = await self._run.go_on(STEP_COMMANDS[again], timeout_ms, stepping=True)
+        return replace(outcome, stepped_through=tuple(through))
+
+    def _step_again(
+        self, kind: StepKind, start: Location, depth: int, here: Location, here_depth: int
+    ) -> StepKind | None:
+        """The step to take after landing `here`, or None to stop there."""
+        if not self.maps.has_map(here.script_id):
+            return None  # plain script: every statement is the user's
+        if here.original is None:
+            return kind if kind != "out" else "over"  # generated glue no map covers
+        if here.original.library and (start.original is None or not start.original.library):
+            return "out"
+        same_line = start.original is not None and (start.original.url, start.original.line) == (
+            here.original.url,
+            here.original.line,
+        )
+        return kind if kind != "out" and same_line and here_depth == depth else None
 
     # --- frames -----------------------------------------------------------------------
 

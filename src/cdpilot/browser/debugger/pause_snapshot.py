@@ -8,11 +8,13 @@ next step's snapshot can mark what changed even when this one is shown short.
 
 from __future__ import annotations
 
-from cdpilot.browser.debugger.debugger_facts import CallStack, FrameDetail, Pause, PauseSnapshot
+from cdpilot.browser.debugger.debugger_facts import CallStack, FrameDetail, Location, Pause, PauseSnapshot
 from cdpilot.browser.debugger.page_debugger import PageDebugger
 from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.text import clip
 
 SNAPSHOT_LOCALS = 10  # the top frame's variables in a bundle
+ORIGINAL_LINE_CHARS = 160
 
 
 async def take_pause_snapshot(
@@ -21,7 +23,8 @@ async def take_pause_snapshot(
     """`pause` with its source line and top frame's variables; in `full`, with the console
     output since `console_mark` too (none without a mark)."""
     debugger = conn.features.debugger
-    source = await debugger.scripts.source_line(pause.top.location)
+    pause = await debugger.maps.annotate(pause)
+    source = await _source_line(debugger, pause.top.location)
     variables = await debugger.variables.locals_marked(pause, SNAPSHOT_LOCALS)
     console = conn.features.console.since(console_mark) if full and console_mark is not None else []
     return PauseSnapshot(pause, source, full, variables, tuple(console))
@@ -30,10 +33,19 @@ async def take_pause_snapshot(
 async def take_call_stack(debugger: PageDebugger, *, max_frames: int, max_variables: int) -> CallStack:
     """The current pause's frames (up to `max_frames`), each with its source line and up to
     `max_variables` variables of every scope but the global ones."""
-    pause = debugger.require_paused()
+    pause = await debugger.maps.annotate(debugger.require_paused())
     frames = []
     for frame in pause.frames[:max_frames]:
-        source = await debugger.scripts.source_line(frame.location)
+        source = await _source_line(debugger, frame.location)
         scopes = tuple([await debugger.variables.scope(scope, max_variables) for scope in frame.scopes])
         frames.append(FrameDetail(frame, source, scopes))
     return CallStack(pause, tuple(frames))
+
+
+async def _source_line(debugger: PageDebugger, location: Location) -> str:
+    """The line's text: the original source's when a map covers it and carries the source,
+    else the generated script's."""
+    original = await debugger.maps.original_source_line(location)
+    if original is not None:
+        return clip(original.strip(), ORIGINAL_LINE_CHARS)
+    return await debugger.scripts.source_line(location)

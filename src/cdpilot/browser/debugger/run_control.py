@@ -13,13 +13,16 @@ browser's call frame ids are only valid while that pause lasts.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from dataclasses import replace
 from typing import Any
 
 from cdpilot.browser.debugger.breakpoints import LiveBreakpoints
-from cdpilot.browser.debugger.debugger_facts import Pause, RunOutcome
+from cdpilot.browser.debugger.debugger_facts import Frame, Pause, RunOutcome
+from cdpilot.browser.debugger.mapped_scripts import MappedScripts
 from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.cdp import CdpEvent, CdpSession
-from cdpilot.errors import CdpCommandError, StateError
+from cdpilot.errors import CdpCommandError, CdpilotError, StateError
 
 PROBE_URL = "cdpilot-probe.js"
 PROBE = {"expression": f"0\n//# sourceURL={PROBE_URL}", "silent": True, "returnByValue": True}
@@ -28,14 +31,16 @@ PROBE = {"expression": f"0\n//# sourceURL={PROBE_URL}", "silent": True, "returnB
 class RunControl:
     """The pause the current page is in (if any), and the commands that end or make one."""
 
-    def __init__(self, scripts: ScriptSources, breakpoints: LiveBreakpoints) -> None:
+    def __init__(self, scripts: ScriptSources, maps: MappedScripts, breakpoints: LiveBreakpoints) -> None:
         self._scripts = scripts
+        self._maps = maps
         self._breakpoints = breakpoints
         self._session: CdpSession | None = None
         self.paused: Pause | None = None
         self.pause_count = 0  # number of the newest pause seen
         self._stepping = False
         self._pause_requested = False
+        self._before_scripts: set[asyncio.Future[None]] = set()
 
     def attach(self, session: CdpSession) -> None:
         self._session = session
@@ -102,13 +107,33 @@ class RunControl:
 
     def on_paused(self, event: CdpEvent) -> None:
         params = event.params
+        if params.get("reason") == "instrumentation":  # a bundle about to run: not a pause of the user's
+            task = asyncio.ensure_future(self._bind_then_run(str((params.get("data") or {}).get("scriptId", ""))))
+            self._before_scripts.add(task)
+            task.add_done_callback(self._before_scripts.discard)
+            return
         self.pause_count += 1
-        frames = tuple(self._scripts.frame(i, raw) for i, raw in enumerate(params.get("callFrames") or []))
+        frames = tuple(self._frame(i, raw) for i, raw in enumerate(params.get("callFrames") or []))
         exception, reason = _exception(params)
         if reason is None:
             reason = self._reason(str(params.get("reason", "other")), list(params.get("hitBreakpoints") or []))
         self.paused = Pause(self.pause_count, reason, exception, frames, self._stepping)
         self._stepping = self._pause_requested = False
+
+    async def _bind_then_run(self, script_id: str) -> None:
+        """Bind the breakpoints that name the script's original files, then let it run. A map
+        that fails to load is noted by the maps; the script runs on in any case."""
+        with contextlib.suppress(CdpilotError):  # the page went away mid-way: nothing is left to bind
+            await self._breakpoints.bind_new_script(script_id)
+        with contextlib.suppress(CdpilotError):  # the page went away, or was resumed some other way
+            await self._require_session().send("Debugger.resume")
+
+    def _frame(self, index: int, raw: dict[str, Any]) -> Frame:
+        """A frame, in original coordinates already where its script's map is loaded (the
+        answers load the others)."""
+        frame = self._scripts.frame(index, raw)
+        location = frame.location
+        return replace(frame, location=self._maps.original_loaded(location, self._maps.loaded(location.script_id)))
 
     def _reason(self, cdp_reason: str, cdp_hit: list[str]) -> str:
         hit = self._breakpoints.ids_hit(cdp_hit)

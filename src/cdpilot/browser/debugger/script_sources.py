@@ -12,6 +12,7 @@ from collections import OrderedDict
 from typing import Any
 
 from cdpilot.browser.debugger.debugger_facts import Frame, Location, Scope, ScriptInfo
+from cdpilot.browser.own_scripts import is_own
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import CdpCommandError
 from cdpilot.text import clip, cut_marker
@@ -40,12 +41,30 @@ class ScriptSources:
     def on_script_parsed(self, event: CdpEvent) -> None:
         params = event.params
         self._scripts[str(params["scriptId"])] = ScriptInfo(
-            str(params.get("url") or ""), int(params.get("startLine", 0)), int(params.get("startColumn", 0))
+            str(params.get("url") or ""),
+            int(params.get("startLine", 0)),
+            int(params.get("startColumn", 0)),
+            str(params.get("sourceMapURL") or ""),
         )
 
     def urls(self) -> list[str]:
-        """The distinct URLs of the scripts the page has loaded, in load order."""
-        return list(dict.fromkeys(info.url for info in self._scripts.values() if info.url))
+        """The distinct URLs of the page's own scripts (never cdpilot's), in load order."""
+        return list(dict.fromkeys(info.url for info in self._scripts.values() if info.url and not is_own(info.url)))
+
+    def get(self, script_id: str) -> ScriptInfo | None:
+        return self._scripts.get(script_id)
+
+    def items(self) -> list[tuple[str, ScriptInfo]]:
+        """(script id, info) of the page's own scripts with a URL, in load order."""
+        return [(sid, info) for sid, info in self._scripts.items() if info.url and not is_own(info.url)]
+
+    def ids_of(self, url: str) -> list[str]:
+        """The ids of the loaded scripts with this URL (a reloaded script has a new one)."""
+        return [sid for sid, info in self._scripts.items() if info.url == url]
+
+    async def lines_of(self, script_id: str) -> list[str]:
+        """The whole text of a loaded script, as lines; [] when it is gone."""
+        return await self._source(script_id)
 
     def location(self, raw: dict[str, Any], url: str = "") -> Location:
         """A CDP ``Debugger.Location``, named by `url` or else by its script's URL."""

@@ -141,14 +141,28 @@ class ConsoleLog:
         url: str | None = None,
         line: int | None = None,
         stack: tuple[StackFrame, ...] = (),
+        place: dict[str, Any] | None = None,
     ) -> None:
+        """`place`: the CDP call frame or exception details that say where, for its script id
+        and column (which map the entry through a source map)."""
         key = (self._target_id, domain)
         if timestamp is not None:
             if domain in self._replaying and timestamp <= self._seen_until.get(key, float("-inf")):
                 return  # replayed by enable, already held from an earlier session of this target
             self._seen_until[key] = max(timestamp, self._seen_until.get(key, float("-inf")))
         text = clip(text, MAX_TEXT_CHARS)
-        entry = ConsoleEntry(level, text, url or None, line, stack, self.generation)
+        column = place.get("columnNumber") if place else None
+        script_id = str(place.get("scriptId") or "") if place else ""
+        entry = ConsoleEntry(
+            level,
+            text,
+            url or None,
+            line,
+            stack,
+            self.generation,
+            column=None if column is None else int(column) + 1,
+            script_id=script_id,
+        )
         self._seq += 1
         last = self._slots[-1] if self._slots else None
         if last is not None and last.entry == replace(entry, count=last.entry.count):
@@ -179,6 +193,7 @@ class ConsoleLog:
             url=frames[0].get("url") if frames else None,
             line=int(frames[0].get("lineNumber", 0)) + 1 if frames else None,
             stack=stack_frames(frames) if level == "error" else (),
+            place=frames[0] if frames else None,
         )
 
     def _on_exception(self, event: CdpEvent) -> None:
@@ -197,6 +212,7 @@ class ConsoleLog:
             url=details.get("url") or (frames[0].get("url") if frames else None),
             line=None if line is None else int(line) + 1,
             stack=stack_frames(frames),
+            place=details if details.get("scriptId") else (frames[0] if frames else None),
         )
 
     def _on_log_entry(self, event: CdpEvent) -> None:
@@ -231,6 +247,7 @@ def stack_frames(frames: list[dict[str, Any]]) -> tuple[StackFrame, ...]:
             url=str(frame.get("url") or ""),
             line=int(frame.get("lineNumber", 0)) + 1,
             column=int(frame.get("columnNumber", 0)) + 1,
+            script_id=str(frame.get("scriptId") or ""),
         )
         for frame in frames[:STACK_FRAMES]
     )

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
+
 
 @dataclass(frozen=True)
 class StackFrame:
@@ -20,6 +22,8 @@ class StackFrame:
     url: str  # "" for code with no script URL (an eval, a console snippet)
     line: int  # 1-based
     column: int  # 1-based
+    script_id: str = ""
+    original: OriginalPlace | None = None  # where a source map says it came from
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,9 @@ class ConsoleEntry:
     stack: tuple[StackFrame, ...]  # the top frames, errors only; () when there is none
     page_generation: int  # bumped on every main-frame navigation
     count: int = 1  # repeated identical messages are folded
+    column: int | None = None  # 1-based
+    script_id: str = ""
+    original: OriginalPlace | None = None  # where a source map says it was logged
 
 
 @dataclass(frozen=True)

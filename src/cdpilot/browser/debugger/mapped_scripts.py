@@ -1,0 +1,245 @@
+"""The source maps of the page's scripts: found, fetched through the page, and applied.
+
+A script names its map in ``Debugger.scriptParsed.sourceMapURL`` (which covers both the
+``//# sourceMappingURL`` comment and the ``SourceMap`` header). A map is loaded only when
+something needs it (a pause to show, a breakpoint on an original file, a list of sources),
+then kept in a cache bounded by size, keyed by the map's URL.
+
+Maps are fetched with ``Network.loadNetworkResource`` in the page's main frame, so the page's
+cookies and credentials apply (a map behind a login loads as the page's scripts did), it
+works while the page is paused in the debugger (the renderer is not involved), and nothing
+runs in the page. A map that fails to load or parse is noted once per map, shown in the
+answers it touches, and the script is debugged at its generated lines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+from dataclasses import dataclass, replace
+
+from cdpilot.browser.debugger.debugger_facts import Frame, Location, Pause
+from cdpilot.browser.debugger.script_sources import ScriptSources
+from cdpilot.browser.observe.console_facts import ConsoleEntry, StackFrame
+from cdpilot.browser.sourcemaps.map_cache import SourceMapCache
+from cdpilot.browser.sourcemaps.map_parsing import parse_source_map
+from cdpilot.browser.sourcemaps.map_urls import label, locate_source_map
+from cdpilot.browser.sourcemaps.source_map import SourceMap
+from cdpilot.browser.sourcemaps.sourcemap_facts import (
+    OriginalPlace,
+    SourceEntry,
+    SourceMapError,
+    SourceMapLocation,
+    split_lines,
+)
+from cdpilot.cdp import CdpSession
+from cdpilot.errors import CdpCommandError, CdpTimeoutError
+
+MAX_MAP_BYTES = 64 * 1024 * 1024  # a larger map is refused, naming the limit
+FETCH_TIMEOUT_S = 20.0
+READ_CHUNK = 4 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class MappedScript:
+    """A loaded script whose map loaded: what a lookup in its original sources needs."""
+
+    script_id: str
+    url: str
+    source_map: SourceMap
+
+
+class MappedScripts:
+    """The maps of the current page's scripts (one per connection, re-attached per page)."""
+
+    def __init__(self, scripts: ScriptSources) -> None:
+        self._scripts = scripts
+        self._session: CdpSession | None = None
+        self._cache = SourceMapCache()
+        self._failed: dict[str, str] = {}  # map URL → what went wrong, said once per map
+        self._loading: dict[str, asyncio.Future[SourceMap]] = {}
+
+    def attach(self, session: CdpSession) -> None:
+        self._session = session
+        self.forget_failures()
+
+    def forget_failures(self) -> None:
+        """Try failed maps again (the page reloaded: a fixed build may serve them now)."""
+        self._failed.clear()
+
+    # --- finding and loading -----------------------------------------------------------
+
+    def map_location(self, script_id: str) -> SourceMapLocation | None:
+        info = self._scripts.get(script_id)
+        if info is None or not info.source_map_url:
+            return None
+        try:
+            return locate_source_map(info.url, info.source_map_url)
+        except SourceMapError as exc:
+            self._failed.setdefault(info.source_map_url, exc.message)
+            return None
+
+    def failure(self, script_id: str) -> str | None:
+        """Why the script's map could not be used, once it was tried."""
+        info = self._scripts.get(script_id)
+        if info is None or not info.source_map_url:
+            return None
+        where = self.map_location(script_id)
+        return self._failed.get(where.url if where is not None else info.source_map_url)
+
+    def has_map(self, script_id: str) -> bool:
+        """Whether the script names a source map (loaded or not, usable or not)."""
+        return self.map_location(script_id) is not None
+
+    def loaded(self, script_id: str) -> SourceMap | None:
+        """The script's map if it is loaded already (no I/O): for event callbacks."""
+        where = self.map_location(script_id)
+        return self._cache.get(where.url) if where is not None else None
+
+    async def map_for(self, script_id: str) -> SourceMap | None:
+        """The script's map, loading it when needed; None when it has none or it failed."""
+        where = self.map_location(script_id)
+        if where is None or where.url in self._failed:
+            return None
+        kept = self._cache.get(where.url)
+        if kept is not None:
+            return kept
+        pending = self._loading.get(where.url)
+        if pending is None:
+            pending = asyncio.ensure_future(self._load(where))
+            self._loading[where.url] = pending
+            pending.add_done_callback(lambda _: self._loading.pop(where.url, None))
+        try:
+            return await asyncio.shield(pending)
+        except SourceMapError as exc:
+            self._failed.setdefault(where.url, exc.message)
+            return None
+
+    async def mapped(self) -> list[MappedScript]:
+        """Every loaded script whose map loads, in load order (one per URL: the newest)."""
+        found: dict[str, MappedScript] = {}
+        for script_id, info in self._scripts.items():
+            source_map = await self.map_for(script_id)
+            if source_map is not None:
+                found.pop(info.url, None)
+                found[info.url] = MappedScript(script_id, info.url, source_map)
+        return list(found.values())
+
+    async def _load(self, where: SourceMapLocation) -> SourceMap:
+        text = where.text if where.text is not None else await self._fetch(where.url)
+        source_map = parse_source_map(text, where.url, base_url=where.base_url, max_bytes=MAX_MAP_BYTES)
+        self._cache.put(where.url, source_map)
+        return source_map
+
+    async def _fetch(self, url: str) -> str:
+        session = self._require_session()
+        params = {
+            "frameId": session.target_id,
+            "url": url,
+            "options": {"disableCache": False, "includeCredentials": True},
+        }
+        name = label(url)
+        try:
+            reply = await session.send("Network.loadNetworkResource", params, timeout_s=FETCH_TIMEOUT_S)
+            resource = reply["resource"]
+            if not resource.get("success"):
+                status = resource.get("httpStatusCode")
+                why = f"HTTP {int(status)}" if status else str(resource.get("netErrorName") or "failed")
+                raise SourceMapError(f"{name}: could not be loaded ({why})")
+            return await self._read_stream(str(resource["stream"]), name)
+        except (CdpCommandError, CdpTimeoutError) as exc:
+            raise SourceMapError(f"{name}: could not be loaded ({exc})") from exc
+
+    async def _read_stream(self, handle: str, name: str) -> str:
+        session = self._require_session()
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            while True:
+                chunk = await session.send("IO.read", {"handle": handle, "size": READ_CHUNK})
+                data = str(chunk.get("data", ""))
+                raw = base64.b64decode(data) if chunk.get("base64Encoded") else data.encode("utf-8")
+                size += len(raw)
+                if size > MAX_MAP_BYTES:
+                    raise SourceMapError(f"{name}: over the {MAX_MAP_BYTES:,}-byte limit")
+                chunks.append(raw)
+                if chunk.get("eof"):
+                    break
+        finally:
+            await session.send("IO.close", {"handle": handle})
+        try:
+            return b"".join(chunks).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise SourceMapError(f"{name}: not UTF-8 text ({exc})") from exc
+
+    # --- applying ----------------------------------------------------------------------
+
+    async def original(self, location: Location) -> Location:
+        """`location` with its original place, when the script's map covers it."""
+        if location.original is not None or not location.script_id:
+            return location
+        source_map = await self.map_for(location.script_id)
+        return self.original_loaded(location, source_map)
+
+    def original_loaded(self, location: Location, source_map: SourceMap | None) -> Location:
+        if source_map is None:
+            return location
+        info = self._scripts.get(location.script_id)
+        line, column = location.line - 1, location.column - 1
+        if info is not None and line == info.start_line:
+            column -= info.start_column  # an inline script's first line starts mid-line in its document
+        found = source_map.original_position(line - (info.start_line if info else 0), column)
+        if found is None:
+            return location
+        source = found.source
+        place = OriginalPlace(source.name, source.url, found.line + 1, found.column + 1, found.name, source.ignored)
+        return replace(location, original=place)
+
+    async def annotate(self, pause: Pause) -> Pause:
+        """The pause with every frame's location in original coordinates where a map covers it."""
+        frames = [await self._frame(frame) for frame in pause.frames]
+        return replace(pause, frames=tuple(frames))
+
+    async def _frame(self, frame: Frame) -> Frame:
+        location = await self.original(frame.location)
+        start = await self.original(frame.function_location) if frame.function_location else None
+        return replace(frame, location=location, function_location=start)
+
+    async def console_entries(self, entries: tuple[ConsoleEntry, ...]) -> tuple[ConsoleEntry, ...]:
+        """Console entries with their places, and their stacks' places, in original coordinates
+        where a map covers them (scripts the debugger has seen load)."""
+        return tuple([await self._console_entry(entry) for entry in entries])
+
+    async def _console_entry(self, entry: ConsoleEntry) -> ConsoleEntry:
+        stack = tuple([await self._stack_frame(frame) for frame in entry.stack])
+        original = None
+        if entry.script_id and entry.line is not None:
+            where = Location(entry.script_id, entry.url or "", entry.line, entry.column or 1)
+            original = (await self.original(where)).original
+        return replace(entry, stack=stack, original=original)
+
+    async def _stack_frame(self, frame: StackFrame) -> StackFrame:
+        if not frame.script_id:
+            return frame
+        where = await self.original(Location(frame.script_id, frame.url, frame.line, frame.column))
+        return replace(frame, original=where.original)
+
+    async def original_source_line(self, location: Location) -> str | None:
+        """The text of the original line `location` came from, when the map carries its source."""
+        place = location.original
+        if place is None:
+            return None
+        source_map = await self.map_for(location.script_id)
+        entry = _entry(source_map, place.url) if source_map is not None else None
+        if entry is None or entry.content is None:
+            return None
+        lines = split_lines(entry.content)
+        return lines[place.line - 1] if 0 < place.line <= len(lines) else None
+
+    def _require_session(self) -> CdpSession:
+        assert self._session is not None, "a connection attaches its page before handing it out"
+        return self._session
+
+
+def _entry(source_map: SourceMap, url: str) -> SourceEntry | None:
+    return next((entry for entry in source_map.sources if entry.url == url), None)

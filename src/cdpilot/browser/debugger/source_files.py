@@ -1,0 +1,125 @@
+"""Finding code in the page: its scripts with their original sources, a source's lines, and a
+search across all of them, original sources first.
+
+A file is named as a breakpoint names it: an original source by its project path or a suffix
+of it (``src/cart.ts``, ``cart.ts``), a script by its URL or the end of it (``app.js``).
+cdpilot's own scripts are never listed or searched.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cdpilot.browser.debugger.breakpoints import url_ends_with
+from cdpilot.browser.debugger.mapped_scripts import MappedScripts
+from cdpilot.browser.debugger.script_sources import ScriptSources
+from cdpilot.browser.debugger.source_facts import ScriptEntry, SearchFindings, SearchHit, SourceFile, SourceText
+from cdpilot.browser.sourcemaps.sourcemap_facts import SourceEntry, split_lines
+from cdpilot.errors import ArgumentError, FieldProblem, StateError
+
+MAX_HITS_COUNTED = 1000  # a search stops counting here and says so
+
+
+class SourceFiles:
+    """Reads the page's scripts and original sources for the list, read and search tools."""
+
+    def __init__(self, scripts: ScriptSources, maps: MappedScripts) -> None:
+        self._scripts = scripts
+        self._maps = maps
+
+    async def scripts(self) -> list[ScriptEntry]:
+        """Every loaded script (the newest of each URL), in load order, with its map's sources."""
+        newest = {info.url: script_id for script_id, info in self._scripts.items()}
+        entries = []
+        for url, script_id in newest.items():
+            source_map = await self._maps.map_for(script_id)
+            failure = self._maps.failure(script_id)
+            if source_map is not None:
+                files = tuple(SourceFile(e.name, e.ignored) for e in _distinct(source_map.sources))
+                entries.append(ScriptEntry(url, "loaded", "", files))
+            elif failure is not None:
+                entries.append(ScriptEntry(url, "failed", failure, ()))
+            else:
+                entries.append(ScriptEntry(url, "none", "", ()))
+        return entries
+
+    async def read(self, name: str) -> SourceText:
+        """The whole text of the original source or script that `name` names."""
+        originals = await self._originals(name)
+        if len({entry.url for entry in originals}) > 1:
+            raise _ambiguous(name, sorted({entry.name for entry in originals}))
+        if originals:
+            entry = originals[0]
+            if entry.content is None:
+                raise StateError(
+                    f"The source map names {entry.name} but carries no text of it (no sourcesContent).",
+                    suggestion="Read the generated script instead: {tool:debugger_list_scripts} lists them.",
+                )
+            return SourceText(entry.name, True, tuple(split_lines(entry.content)))
+        urls = [url for url in self._scripts.urls() if url == name or url_ends_with(url, name)]
+        if len(urls) > 1:
+            raise _ambiguous(name, urls)
+        if not urls:
+            raise StateError(
+                f"No loaded script or original source is named {name!r}.",
+                suggestion="See what the page has with {tool:debugger_list_scripts}.",
+            )
+        script_id = [sid for sid, info in self._scripts.items() if info.url == urls[0]][-1]
+        return SourceText(urls[0], False, tuple(await self._scripts.lines_of(script_id)))
+
+    async def search(self, query: str, *, regex: bool, limit: int) -> SearchFindings:
+        """Lines that contain `query` (case-insensitive) or match it as a regex."""
+        pattern = _pattern(query, regex)
+        files: list[tuple[str, bool, list[str]]] = []
+        without_text: list[str] = []
+        seen: set[str] = set()
+        for script in await self._maps.mapped():
+            for entry in _distinct(script.source_map.sources):
+                if entry.url in seen:
+                    continue
+                seen.add(entry.url)
+                if entry.content is None:
+                    without_text.append(entry.name)
+                else:
+                    files.append((entry.name, True, split_lines(entry.content)))
+        newest = {info.url: script_id for script_id, info in self._scripts.items()}
+        for url, script_id in newest.items():
+            files.append((url, False, await self._scripts.lines_of(script_id)))
+        hits: list[SearchHit] = []
+        total = 0
+        for file, original, lines in files:
+            for number, line in enumerate(lines, 1):
+                if pattern.search(line):
+                    total += 1
+                    if len(hits) < limit:
+                        hits.append(SearchHit(file, number, line, original))
+                    if total >= MAX_HITS_COUNTED:
+                        return SearchFindings(tuple(hits), total, False, len(files), tuple(without_text))
+        return SearchFindings(tuple(hits), total, True, len(files), tuple(without_text))
+
+    async def _originals(self, name: str) -> list[SourceEntry]:
+        return [entry for script in await self._maps.mapped() for entry in script.source_map.find_sources(name)]
+
+
+def _distinct(entries: tuple[SourceEntry, ...]) -> list[SourceEntry]:
+    """One entry per source URL (an index map may name a file in several sections)."""
+    return list({entry.url or f"#{entry.index}": entry for entry in entries}.values())
+
+
+def _pattern(query: str, regex: bool) -> re.Pattern[str]:
+    if not regex:
+        return re.compile(re.escape(query), re.IGNORECASE)
+    try:
+        return re.compile(query)
+    except re.error as exc:
+        raise ArgumentError(
+            "query is not a valid regular expression.",
+            problems=[FieldProblem("query", "a regular expression", f"one that fails: {exc}")],
+        ) from exc
+
+
+def _ambiguous(name: str, candidates: list[str]) -> StateError:
+    return StateError(
+        f"{name!r} names {len(candidates)} files: {', '.join(candidates[:8])}.",
+        suggestion="Give more of the path, e.g. the folder too.",
+    )

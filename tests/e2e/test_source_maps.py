@@ -1,0 +1,154 @@
+"""Debugging a bundled TypeScript app in its original sources, through the real server, in
+both modes: breakpoints on .ts files (set before the page loads too), pauses, stacks and
+steps at TypeScript lines, finding code, partial script URLs, and broken maps."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.e2e.harness import ModeClient
+from tests.support.bundle_site import BUNDLE_PAGES, ts_line, ts_text
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+PAGES = BUNDLE_PAGES
+LOOP = ts_line("cart.ts", "cart-total-loop")
+
+
+@pytest.fixture
+async def debugging(client: ModeClient) -> AsyncIterator[ModeClient]:
+    """The debugger on, on a blank page; turned off afterwards (which also resumes)."""
+    await client.ok("navigate", url="about:blank")
+    await client.ok("debugger_enable")
+    yield client
+    await client.ok("debugger_disable")
+
+
+async def test_a_breakpoint_on_a_ts_file_set_before_the_page_loads_hits_at_the_ts_line(
+    debugging: ModeClient, site_url: str
+) -> None:
+    client = debugging
+    wire = ts_line("main.ts", "main-wire-add")
+    text = await client.ok("debugger_set_breakpoint", url="src/main.ts", line_number=wire)
+    assert "not resolved yet" in text, text  # no bundle is loaded yet
+    text = await client.ok("navigate", url=f"{site_url}/esbuild-external/")
+    assert f"main.ts:{wire}:" in text and ts_text("main.ts", "main-wire-add") in text, text
+    assert "(esbuild-external/app.js:" in text, text  # the generated place, one step away
+    await client.ok("debugger_resume")
+
+
+async def test_a_click_pauses_at_the_typescript_line_and_the_stack_shows_ts_files(
+    debugging: ModeClient, site_url: str
+) -> None:
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/esbuild-external/")
+    text = await client.ok("debugger_set_breakpoint", url="cart.ts", line_number=LOOP)
+    assert f"resolved at app/src/cart.ts:{LOOP}:" in text, text
+    paused = await client.ok("click_element", selector="#add", include_context=True)
+    assert f"Paused (breakpoint bp1) at app/src/cart.ts:{LOOP}:" in paused, paused
+    assert f"{LOOP} | {ts_text('cart.ts', 'cart-total-loop')}" in paused, paused
+    stack = await client.ok("debugger_get_call_stack")
+    assert f"#0 total app/src/cart.ts:{LOOP}:" in stack, stack
+    assert "#1 onAdd app/src/main.ts:" in stack, stack
+    stepped = await client.ok("debugger_step_over")
+    assert "Paused (step) at app/src/cart.ts:" in stepped, stepped
+    listed = await client.ok("debugger_list_breakpoints")
+    assert f"bp1 at cart.ts:{LOOP}, resolved at app/src/cart.ts:{LOOP}:" in listed, listed
+    await client.ok("debugger_resume")
+
+
+async def test_the_minified_bundle_pauses_at_the_typescript_line(debugging: ModeClient, site_url: str) -> None:
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/esbuild-minified/")
+    await client.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=LOOP)
+    paused = await client.ok("click_element", selector="#add")
+    assert f"at app/src/cart.ts:{LOOP}:" in paused and "(esbuild-minified/app.js:" in paused, paused
+    await client.ok("debugger_resume")
+
+
+@pytest.mark.parametrize("variant", ["esbuild-inline", "webpack", "index-map"])
+async def test_every_bundler_variant_maps_the_pause(debugging: ModeClient, site_url: str, variant: str) -> None:
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/{variant}/")
+    await client.ok("debugger_set_breakpoint", url="cart.ts", line_number=LOOP)
+    paused = await client.ok("click_element", selector="#add")
+    assert f"cart.ts:{LOOP}:" in paused and ts_text("cart.ts", "cart-total-loop") in paused, paused
+    await client.ok("debugger_resume")
+
+
+async def test_a_breakpoint_by_the_end_of_a_script_url(debugging: ModeClient, site_url: str) -> None:
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/esbuild-external/")
+    for name in ("app.js", "esbuild-external/app.js", "/esbuild-external/app.js"):
+        text = await client.ok("debugger_set_breakpoint", url=name, line_number=2)
+        assert "resolved at esbuild-external/app.js:2:" in text, (name, text)
+        await client.ok("debugger_remove_breakpoint", breakpoint_id=text.split()[1].rstrip(","))
+    text = await client.ok("debugger_set_breakpoint", url="pp.js", line_number=2)
+    assert "not resolved yet" in text, text  # a suffix counts at a path boundary only
+
+
+async def test_list_read_and_search_the_sources(debugging: ModeClient, site_url: str) -> None:
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/esbuild-external/")
+    listed = await client.ok("debugger_list_scripts")
+    assert "esbuild-external/app.js  [map: 4 sources]" in listed, listed
+    assert "  app/src/cart.ts" in listed and "tinylib/index.js (library)" in listed, listed
+    assert "cdpilot" not in listed, listed
+    assert "app/src/api.ts" not in await client.ok("debugger_list_scripts", filter="cart")
+    read = await client.ok("debugger_read_source", source="cart.ts", start_line=LOOP, line_count=2)
+    assert read.startswith(f"app/src/cart.ts (original source), lines {LOOP}–{LOOP + 1} of "), read
+    assert f"{LOOP} | " + "    subtotal += item.price * item.quantity;" in read, read
+    found = await client.ok("debugger_search_sources", query="SUBTOTAL")
+    assert f"app/src/cart.ts:{LOOP}: subtotal += item.price * item.quantity;" in found, found
+    assert found.index("app/src/cart.ts") < found.index("esbuild-external/app.js"), found  # originals first
+
+
+async def test_a_missing_or_broken_map_is_reported_and_debugging_goes_on(debugging: ModeClient, site_url: str) -> None:
+    client = debugging
+    for variant, why in (("missing-map", "HTTP 404"), ("broken-map", "not JSON")):
+        await client.ok("navigate", url=f"{site_url}/{variant}/")
+        listed = await client.ok("debugger_list_scripts")
+        assert "[map failed:" in listed and why in listed, listed
+        text = await client.ok("debugger_set_breakpoint", url="app.js", line_number=2)
+        assert f"resolved at {variant}/app.js:2:" in text, text
+        await client.ok("debugger_remove_breakpoint", breakpoint_id="bp1" if variant == "missing-map" else "bp2")
+
+
+async def test_a_line_past_the_end_of_a_ts_file_is_refused(debugging: ModeClient, site_url: str) -> None:
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/esbuild-external/")
+    kind, text = await client.error("debugger_set_breakpoint", url="cart.ts", line_number=900)
+    assert kind == "VALIDATION" and "line 900 is past its end" in text, text
+
+
+async def test_console_output_and_an_exception_from_typescript_show_ts_places(
+    debugging: ModeClient, site_url: str
+) -> None:
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/esbuild-external/")
+    await client.ok("click_element", selector="#add")
+    await client.ok("click_element", selector="#checkout")
+    logs = await client.ok("get_console_logs", expand_errors=True)
+    assert f"[log] cart total $2.50  @ app/src/main.ts:{ts_line('main.ts', 'main-console-log')}" in logs, logs
+    throw = ts_line("main.ts", "main-throw")
+    assert "checkout failed" in logs and f"@ app/src/main.ts:{throw}" in logs, logs
+    assert f"at onCheckout (app/src/main.ts:{throw}:" in logs, logs
+
+
+async def test_steps_go_by_typescript_lines_and_through_library_code(debugging: ModeClient, site_url: str) -> None:
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/esbuild-external/")
+    log_line = ts_line("main.ts", "main-console-log")
+    await client.ok("debugger_set_breakpoint", url="src/main.ts", line_number=log_line)
+    await client.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=LOOP)
+    assert f"at app/src/cart.ts:{LOOP}:" in await client.ok("click_element", selector="#add")
+    stepped = await client.ok("debugger_step_over")
+    first = stepped.splitlines()[0]
+    assert first.startswith("Paused (step) at app/src/cart.ts:") and f"cart.ts:{LOOP}:" not in first, stepped
+    await client.ok("debugger_resume")  # on to the console.log line, which calls the library
+    into = await client.ok("debugger_step_into")
+    assert "Stepped through library code without stopping: node_modules/tinylib/index.js." in into, into
+    assert "tinylib" not in into.split("Paused", 1)[1].splitlines()[0], into  # it stops in the app's code
+    await client.ok("debugger_resume")

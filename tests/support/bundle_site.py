@@ -1,0 +1,70 @@
+"""Pages that run the bundled TypeScript fixture app (tests/fixtures/bundles), one per bundler
+variant, served on 127.0.0.1, plus variants whose source maps are broken.
+
+``/<variant>/`` loads ``/<variant>/app.js``; the map sits beside it as the bundler wrote it
+(external, inline, index map). ``/api/price`` answers the app's price request. Lines of the
+TypeScript sources are found by their ``// @marker`` comments (`ts_line`), never hard-coded.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.support.pages import PageSpec
+from tests.support.site import html
+
+BUNDLES = Path(__file__).resolve().parents[1] / "fixtures" / "bundles"
+APP_SOURCES = BUNDLES / "app" / "src"
+VARIANTS = ("esbuild-external", "esbuild-inline", "esbuild-minified", "webpack", "index-map")
+BUTTONS = '<button id="add">Add</button><button id="checkout">Checkout</button><button id="price">Price</button>'
+
+
+def _page(title: str, script: str) -> PageSpec:
+    return (200, "text/html", html(title, BUTTONS + f'<script src="{script}"></script>'))
+
+
+def _bundle_pages() -> dict[str, PageSpec]:
+    pages: dict[str, PageSpec] = {}
+    for variant in VARIANTS:
+        folder = BUNDLES / "dist" / variant
+        pages[f"/{variant}/"] = _page(f"Cart ({variant})", f"/{variant}/app.js")
+        for file in folder.iterdir():
+            kind = "application/json" if file.suffix == ".map" else "text/javascript"
+            pages[f"/{variant}/{file.name}"] = (200, kind, file.read_bytes())
+    return pages
+
+
+def _with_map_comment(map_url: str) -> bytes:
+    """The external esbuild bundle, pointing at another map."""
+    code = (BUNDLES / "dist" / "esbuild-external" / "app.js").read_text()
+    return code.replace("//# sourceMappingURL=app.js.map", f"//# sourceMappingURL={map_url}").encode()
+
+
+BROKEN_PAGES: dict[str, PageSpec] = {
+    "/missing-map/": _page("Missing map", "/missing-map/app.js"),
+    "/missing-map/app.js": (200, "text/javascript", _with_map_comment("gone.js.map")),
+    "/broken-map/": _page("Broken map", "/broken-map/app.js"),
+    "/broken-map/app.js": (200, "text/javascript", _with_map_comment("app.js.map")),
+    "/broken-map/app.js.map": (200, "application/json", b'{"version": 3, "sources": ["a.ts"'),
+}
+
+BUNDLE_PAGES: dict[str, PageSpec] = {
+    **_bundle_pages(),
+    **BROKEN_PAGES,
+    "/api/price": (200, "application/json", json.dumps({"price": 250}).encode()),
+}
+
+
+def ts_line(file: str, marker: str) -> int:
+    """The 1-based line of ``src/<file>`` that carries ``// @marker``."""
+    for number, line in enumerate((APP_SOURCES / file).read_text().splitlines(), start=1):
+        if f"// @{marker}" in line:
+            return number
+    raise KeyError(marker)
+
+
+def ts_text(file: str, marker: str) -> str:
+    """The code on that line, without its marker comment."""
+    line = (APP_SOURCES / file).read_text().splitlines()[ts_line(file, marker) - 1]
+    return line.split("//", 1)[0].strip()
