@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench import ROOT, cdp_count, coldstart, compile_bytecode, overhead, profiling, scenario
+from bench import ROOT, cdp_count, coldstart, compile_bytecode, overhead, profiling, scenario, sourcemap_bench
 from bench.report import render
 from tests.support.chromium import CHROMIUM
 from tests.support.pages import serve_pages
@@ -71,6 +71,7 @@ def run() -> dict[str, Any]:
         )
         section("cdp_commands", "CDP commands per step, in-process", lambda: cdp_count.count(base_url))
     section("profile", "cProfile of cdpilot over trivial calls", profiling.measure)
+    section("source_maps", "source maps: parse and first lookups on a 5 MB map", sourcemap_bench.measure)
     report["environment"].update(load_after=os.getloadavg()[0], seconds=time.perf_counter() - started)
     return report
 
