@@ -57,6 +57,7 @@ async def perform(
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_ms / 1000
     mark = conn.features.console.mark()
+    pauses_before = features.debugger.pause_count
     watch = _MainFrameWatch(page.target_id)
     unsubscribe = [page.on(method, watch.on_event) for method in NAVIGATION_EVENTS]
     effects = Effects(timeout_ms=timeout_ms)
@@ -78,6 +79,9 @@ async def perform(
             stop()
     effects.navigation = await watch.navigation(conn)
     effects.console = [e for e in conn.features.console.since(mark) if not _is_favicon_noise(e)]
+    late = features.debugger.pause_blocking(pauses_before)
+    if effects.pause is None and late is not None:  # paused in work the action started (a timer, a fetch)
+        effects.pause = late.pause
     return effects
 
 
@@ -176,8 +180,8 @@ async def page_context(conn: BrowserConnection, element: ElementHandle | None, e
         try:
             send = element.session.send("Runtime.callFunctionOn", params, timeout_s=CONTEXT_TIMEOUT_S)
             state = str((await conn.features.unless_blocked(send)).get("result", {}).get("value") or "")
-        except (DialogOpenError, CdpCommandError, CdpTimeoutError):
-            state = ""  # gone with a navigation, blocked by a dialog that just opened, or a page too busy
+        except (DialogOpenError, ExecutionPausedError, CdpCommandError, CdpTimeoutError):
+            state = ""  # gone with a navigation, blocked by a dialog or a pause that just began, or a page too busy
     history = await conn.page.send("Page.getNavigationHistory")
     entry = history["entries"][history["currentIndex"]]
     return PageContext(title=str(entry["title"]), url=str(entry["url"]), element_state=state)
