@@ -15,7 +15,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench import ROOT, cdp_count, coldstart, compile_bytecode, overhead, profiling, scenario, sourcemap_bench
+from bench import (
+    ROOT,
+    cdp_count,
+    coldstart,
+    compile_bytecode,
+    overhead,
+    profiling,
+    scenario,
+    sourcemap_bench,
+    sourcemap_pause,
+)
 from bench.report import render
 from tests.support.chromium import CHROMIUM
 from tests.support.pages import serve_pages
@@ -72,6 +82,7 @@ def run() -> dict[str, Any]:
         section("cdp_commands", "CDP commands per step, in-process", lambda: cdp_count.count(base_url))
     section("profile", "cProfile of cdpilot over trivial calls", profiling.measure)
     section("source_maps", "source maps: parse and first lookups on a 5 MB map", sourcemap_bench.measure)
+    section("source_maps_live", "source maps in the debugger: pause answers and a first bind", sourcemap_pause.measure)
     report["environment"].update(load_after=os.getloadavg()[0], seconds=time.perf_counter() - started)
     return report
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bench import sourcemap_bench
+from bench import sourcemap_bench, sourcemap_pause
 from bench.stats import ratio
 
 
@@ -160,6 +160,6 @@ def render(report: dict[str, Any]) -> str:
         scenario_section(report["scenario"], report["cdp_commands"]),
         memory_section(report["scenario"], overhead),
         profile_section(report["profile"], cpu_ratio),
-        sourcemap_bench.report_lines(report["source_maps"]),
+        sourcemap_bench.report_lines(report["source_maps"]) + sourcemap_pause.report_lines(report["source_maps_live"]),
     ]
     return "\n\n".join("\n".join(lines) for lines in sections)

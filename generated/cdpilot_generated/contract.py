@@ -34,7 +34,11 @@ from cdpilot_generated.models import (
     DebuggerResumeArgs,
     DebuggerSearchSourcesArgs,
     DebuggerSetBreakpointArgs,
+    DebuggerSetDomBreakpointArgs,
+    DebuggerSetEventBreakpointArgs,
+    DebuggerSetFunctionBreakpointArgs,
     DebuggerSetPauseOnExceptionsArgs,
+    DebuggerSetXhrBreakpointArgs,
     DebuggerSkipAllPausesArgs,
     DebuggerStepIntoArgs,
     DebuggerStepOutArgs,
@@ -87,7 +91,11 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     debugger_resume: Callable[[DebuggerResumeArgs, ContextT], Awaitable[ResultT]]
     debugger_search_sources: Callable[[DebuggerSearchSourcesArgs, ContextT], Awaitable[ResultT]]
     debugger_set_breakpoint: Callable[[DebuggerSetBreakpointArgs, ContextT], Awaitable[ResultT]]
+    debugger_set_dom_breakpoint: Callable[[DebuggerSetDomBreakpointArgs, ContextT], Awaitable[ResultT]]
+    debugger_set_event_breakpoint: Callable[[DebuggerSetEventBreakpointArgs, ContextT], Awaitable[ResultT]]
+    debugger_set_function_breakpoint: Callable[[DebuggerSetFunctionBreakpointArgs, ContextT], Awaitable[ResultT]]
     debugger_set_pause_on_exceptions: Callable[[DebuggerSetPauseOnExceptionsArgs, ContextT], Awaitable[ResultT]]
+    debugger_set_xhr_breakpoint: Callable[[DebuggerSetXhrBreakpointArgs, ContextT], Awaitable[ResultT]]
     debugger_skip_all_pauses: Callable[[DebuggerSkipAllPausesArgs, ContextT], Awaitable[ResultT]]
     debugger_step_into: Callable[[DebuggerStepIntoArgs, ContextT], Awaitable[ResultT]]
     debugger_step_out: Callable[[DebuggerStepOutArgs, ContextT], Awaitable[ResultT]]

@@ -1,10 +1,12 @@
 """The call stack answer on hand-built frames: source lines, scopes innermost first, the
-global ones summarised, and frames beyond the limit counted."""
+global ones summarised, frames beyond the limit counted, and the async boundaries after them."""
 
 from __future__ import annotations
 
 from cdpilot.answers.call_stack import call_stack_lines, scope_line
 from cdpilot.browser.debugger.debugger_facts import (
+    AsyncFrame,
+    AsyncSegment,
     CallStack,
     Frame,
     FrameDetail,
@@ -115,4 +117,102 @@ def test_a_mapped_frame_shows_the_original_place_then_the_generated_one() -> Non
         "Paused (step); 1 frames (0 = top):",
         f"#0 total src/cart.ts:20:5 ({APP}:33:20)",
         "  20 | subtotal += 1;",
+    ]
+
+
+MAIN = OriginalPlace("app/src/main.ts", "http://127.0.0.1:8000/app/src/main.ts", 22, 23)
+BUNDLE = "http://127.0.0.1:8000/dist/app.js"
+
+
+def async_frame(name: str, line: int, original: OriginalPlace | None = None) -> AsyncFrame:
+    return AsyncFrame(name, Location("8", BUNDLE, line, 5, original))
+
+
+def with_async(*segments: AsyncSegment, cut: bool = False) -> CallStack:
+    top = Frame(0, "loadPrice", Location("8", BUNDLE, 19, 17), None, "cf0", ())
+    pause = Pause(3, "breakpoint bp1", None, (top,), after_step=False, async_segments=segments, async_cut=cut)
+    return CallStack(pause, (FrameDetail(top, "", ()),))
+
+
+def test_async_boundaries_follow_the_frames_each_with_the_frames_that_scheduled_the_work() -> None:
+    awaited = AsyncSegment("await", (async_frame("onPrice", 40, MAIN), async_frame("", 52)))
+    timer = AsyncSegment("setTimeout", (async_frame("schedule", 60),))
+    assert call_stack_lines(with_async(awaited, timer)) == [
+        "Paused (breakpoint bp1); 1 frames (0 = top):",
+        "#0 loadPrice app.js:19:17",
+        "-- await --",
+        "  at onPrice app/src/main.ts:22:23",
+        "  at (anonymous) app.js:52:5",
+        "-- setTimeout --",
+        "  at schedule app.js:60:5",
+    ]
+
+
+def test_async_segments_and_their_frames_beyond_the_limits_are_counted() -> None:
+    deep = AsyncSegment("Promise.then", tuple(async_frame(f"f{i}", i) for i in range(1, 8)))
+    lines = call_stack_lines(with_async(*[deep] * 5))
+    assert lines[2:10] == [
+        "-- Promise.then --",
+        "  at f1 app.js:1:5",
+        "  at f2 app.js:2:5",
+        "  at f3 app.js:3:5",
+        "  at f4 app.js:4:5",
+        "  at f5 app.js:5:5",
+        "  …2 more frames",
+        "-- Promise.then --",
+    ]
+    assert len(lines) == 2 + 3 * 7 + 1
+    assert lines[-1] == "…2 more async segments (not shown)"
+
+
+def test_a_chain_the_browser_sent_only_part_of_says_there_is_more() -> None:
+    awaited = AsyncSegment("await", (async_frame("onPrice", 40, MAIN),))
+    assert call_stack_lines(with_async(awaited, cut=True))[2:] == [
+        "-- await --",
+        "  at onPrice app/src/main.ts:22:23",
+        "…at least 1 more async segment (not shown)",
+    ]
+    assert call_stack_lines(with_async(*[awaited] * 4, cut=True))[-1] == "…at least 2 more async segments (not shown)"
+
+
+def test_a_boundary_the_page_named_itself_is_cut_to_a_label() -> None:
+    named = AsyncSegment("task " + "x" * 100, (async_frame("run", 3),))
+    assert call_stack_lines(with_async(named))[2:] == [
+        "-- task " + "x" * 43 + "…[+57 chars] --",
+        "  at run app.js:3:5",
+    ]
+
+
+def test_renamed_functions_and_variables_show_the_original_names_then_the_generated_ones() -> None:
+    minified = "http://127.0.0.1:8000/esbuild-minified/app.js"
+    cart = OriginalPlace("app/src/cart.ts", "http://127.0.0.1:8000/app/src/cart.ts", 20, 22)
+    block = Scope("block", "s", "o1", "Object", original_name="total")
+    local = Scope("local", "s", "o2", "Object", original_name="total")
+    closure = Scope("closure", "c", "o3", "Object", original_name="makeCart")
+    chain = (block, local, closure, GLOBAL)
+    total = Frame(0, "s", Location("3", minified, 1, 340, cart), None, "cf0", chain, original_name="total")
+    glue = Frame(1, "r", Location("3", minified, 1, 900), None, "cf1", (), original_name="run")  # no map covers it
+    plain = Frame(2, "main", Location("9", APP, 3, 1), None, "cf2", ())
+    scopes = (
+        ScopeVariables(block, (Variable("m", '{sku: "A-1"}', original_name="item"),), 1),
+        ScopeVariables(
+            local, (Variable("t", "Array(1)", original_name="items"), Variable("e", "0", original_name="subtotal")), 2
+        ),
+        ScopeVariables(closure, (Variable("i", "function i(t,e)", original_name="addItem"), Variable("n", "1")), 2),
+        ScopeVariables(GLOBAL, (), 0),
+    )
+    stack = CallStack(
+        Pause(6, "breakpoint bp1", None, (total, glue, plain), after_step=False),
+        (FrameDetail(total, "subtotal += item.price;", scopes), FrameDetail(glue, "", ()), FrameDetail(plain, "", ())),
+    )
+    assert call_stack_lines(stack) == [
+        "Paused (breakpoint bp1); 3 frames (0 = top):",
+        f"#0 total app/src/cart.ts:20:22 (s at {minified}:1:340)",
+        "  20 | subtotal += item.price;",
+        '  block total: item (m) = {sku: "A-1"}',
+        "  local total: items (t) = Array(1), subtotal (e) = 0",
+        "  closure makeCart: addItem (i) = function i(t,e), n = 1",
+        "  global: Window (not listed)",
+        "#1 run app.js:1:900 (r)",
+        "#2 main app.js:3:1",
     ]

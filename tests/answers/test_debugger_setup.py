@@ -12,10 +12,20 @@ from cdpilot.answers.debugger_setup import (
     disabled_line,
     enabled_lines,
     exception_state_line,
+    function_breakpoint_lines,
     scripts_line,
     skip_pauses_line,
+    trigger_set_lines,
 )
-from cdpilot.browser.debugger.debugger_facts import Breakpoint, BreakpointSpec, DisableOutcome, Location
+from cdpilot.browser.debugger.debugger_facts import (
+    Breakpoint,
+    BreakpointSpec,
+    DisableOutcome,
+    Location,
+    Trigger,
+    TriggerSpec,
+)
+from cdpilot.browser.debugger.source_facts import FunctionPlace
 from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
 
 SITE = "http://127.0.0.1:8000"
@@ -147,3 +157,37 @@ def test_skipping_pauses_and_pausing_on_exceptions() -> None:
     assert exception_state_line("none") == "No longer pausing on exceptions."
     assert exception_state_line("uncaught") == "Pausing on uncaught exceptions (caught ones run on)."
     assert exception_state_line("all") == "Pausing on every exception, caught or not."
+
+
+def test_a_logpoint_and_a_hit_count_say_what_they_do() -> None:
+    spec = BreakpointSpec("bp7", APP, None, 9, None, None, log_message="total is {total}", hit_count=3)
+    assert breakpoint_list_lines([Breakpoint(spec, ("cdp-7",), "url", (at(9, 3),))])[1] == (
+        f'- bp7 at {APP}:9 on hit 3 logs "total is {{total}}" (no pause), resolved at 9:3'
+    )
+
+
+def test_trigger_breakpoints_are_set_listed_and_removed_by_what_they_watch() -> None:
+    xhr = Trigger(TriggerSpec("bp8", "xhr", "/api/price"), bound=True)
+    dom = Trigger(TriggerSpec("bp9", "dom", "#list", "subtree_modified"), bound=True)
+    timer = Trigger(TriggerSpec("bp10", "event", "setTimeout"), bound=True)
+    assert trigger_set_lines(xhr) == ['Breakpoint bp8 on requests whose URL contains "/api/price".']
+    assert trigger_set_lines(dom) == [
+        "Breakpoint bp9 on subtree modified of #list.",
+        "It holds that element; after a reload the selector is looked up again.",
+    ]
+    assert breakpoint_list_lines([BY_URL, timer]) == [
+        "2 breakpoint(s):",
+        f"- bp1 at {APP}:27, resolved at 27:16",
+        "- bp10 on event setTimeout",
+    ]
+    assert breakpoint_removed_line(dom.spec) == "Removed breakpoint bp9 on subtree modified of #list."
+
+
+def test_a_function_breakpoint_says_where_the_function_is() -> None:
+    place = FunctionPlace("src/cart.ts", 17, 18, ("src/old.ts:4",))
+    spec = BreakpointSpec("bp11", "src/cart.ts", None, 18, None, None)
+    lines = function_breakpoint_lines(place, Breakpoint(spec, ("c",), "original"), SCRIPTS)
+    assert lines[:2] == [
+        "Found src/cart.ts:17 (also declared at src/old.ts:4; set one by line for those).",
+        "Breakpoint bp11 at src/cart.ts:18, not resolved yet.",
+    ]

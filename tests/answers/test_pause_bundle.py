@@ -12,7 +12,15 @@ from cdpilot.answers.pause_bundle import (
     paused_again_lines,
     ran_on_lines,
 )
-from cdpilot.browser.debugger.debugger_facts import Frame, Location, Pause, PauseSnapshot, Variable
+from cdpilot.browser.debugger.debugger_facts import (
+    AsyncFrame,
+    AsyncSegment,
+    Frame,
+    Location,
+    Pause,
+    PauseSnapshot,
+    Variable,
+)
 from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
 
@@ -209,3 +217,63 @@ def test_a_mapped_pause_shows_the_original_place_line_and_frames() -> None:
         "Stack (0 = top):",
         "  #0 greeting src/cart.ts:20:5",
     ]
+
+
+def test_async_frames_show_as_one_line_after_the_stack_the_rest_counted() -> None:
+    main = OriginalPlace("src/main.ts", f"{SITE}/src/main.ts", 22, 23)
+    on_price = AsyncFrame("onPrice", Location("s2", f"{SITE}/dist/app.js", 40, 5, main))
+    listener = AsyncFrame("", Location("s2", f"{SITE}/dist/app.js", 52, 9))
+    awaited = AsyncSegment("await", (on_price, listener))
+    pause = replace(AT_BREAKPOINT, async_segments=(awaited, AsyncSegment("setTimeout", (listener,))))
+    assert pause_bundle_lines(snapshot(pause, variables=())) == [
+        *BUNDLE[:-1],
+        "  -- await -- onPrice src/main.ts:22:23 …2 more async frames: {tool:debugger_get_call_stack}",
+    ]
+    alone = replace(AT_BREAKPOINT, async_segments=(AsyncSegment("setTimeout", (listener,)),))
+    assert pause_bundle_lines(snapshot(alone, variables=()))[-1] == "  -- setTimeout -- (anonymous) app.js:52:9"
+    cut = replace(alone, async_cut=True)
+    assert pause_bundle_lines(snapshot(cut, variables=()))[-1] == (
+        "  -- setTimeout -- (anonymous) app.js:52:9 …at least 1 more async frame: {tool:debugger_get_call_stack}"
+    )
+    assert "-- setTimeout --" not in "\n".join(pause_bundle_lines(snapshot(alone, full=False)))
+
+
+MINIFIED = f"{SITE}/esbuild-minified/app.js"
+CART = OriginalPlace("app/src/cart.ts", f"{SITE}/app/src/cart.ts", 20, 22)
+MAIN = OriginalPlace("app/src/main.ts", f"{SITE}/app/src/main.ts", 13, 20)
+
+
+def test_minified_frames_and_locals_go_by_their_original_names_the_generated_ones_beside() -> None:
+    total = Frame(0, "s", Location("3", MINIFIED, 1, 340, CART), None, "cf0", (), original_name="total")
+    on_add = Frame(1, "l", Location("3", MINIFIED, 1, 513, MAIN), None, "cf1", (), original_name="onAdd")
+    renamed = (
+        Variable("m", '{sku: "A-1", price: 250, quantity: 1}', original_name="item"),
+        Variable("t", "Array(1) [Object]", original_name="items"),
+        Variable("e", "250", changed=True, original_name="subtotal"),
+        Variable("kept", "1"),
+    )
+    pause = Pause(3, "step", None, (total, on_add), after_step=True)
+    assert pause_bundle_lines(snapshot(pause, source="subtotal += item.price * item.quantity;", variables=renamed)) == [
+        "Paused (step) at app/src/cart.ts:20:22 (esbuild-minified/app.js:1:340)",
+        "  20 | subtotal += item.price * item.quantity;",
+        "Stack (0 = top):",
+        "  #0 total app/src/cart.ts:20:22",
+        "  #1 onAdd app/src/main.ts:13:20",
+        'Locals (#0): item (m) = {sku: "A-1", price: 250, quantity: 1}, items (t) = Array(1) [Object], '
+        "subtotal (e) = 250 [CHANGED], kept = 1",
+    ]
+
+
+def test_a_pause_in_a_script_whose_map_failed_says_why_it_shows_generated_lines() -> None:
+    failed = PauseSnapshot(
+        AT_BREAKPOINT,
+        "x();",
+        False,
+        (),
+        (),
+        map_failure="source map http://x/app.js.map: could not be loaded (HTTP 404)",
+    )
+    assert pause_bundle_lines(failed)[2] == (
+        "Its source map could not be used, so this is the generated script: source map http://x/app.js.map: "
+        "could not be loaded (HTTP 404)"
+    )

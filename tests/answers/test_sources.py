@@ -87,3 +87,10 @@ def test_search_results_originals_first_with_what_was_not_searched() -> None:
     )
     nothing = SearchFindings((), 1000, False, 9, ())
     assert search_answer(nothing, query="x") == '1000+ lines match "x" in 9 files.'
+
+
+def test_a_map_that_loaded_with_dropped_mappings_says_so() -> None:
+    noted = ScriptEntry(f"{SITE}/n.js", "loaded", "mapping at generated line 3 refers to source #9; dropped", ())
+    assert scripts_answer([noted], filter_text=None, offset=0).splitlines()[1] == (
+        f"{SITE}/n.js  [map: 0 sources; note: mapping at generated line 3 refers to source #9; dropped]"
+    )

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tests.e2e.harness import ModeClient
-from tests.support.bundle_site import BUNDLE_PAGES, ts_line, ts_text
+from tests.support.bundle_site import BUNDLE_PAGES, generated_line, ts_line, ts_text
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -111,9 +111,55 @@ async def test_a_missing_or_broken_map_is_reported_and_debugging_goes_on(debuggi
         await client.ok("navigate", url=f"{site_url}/{variant}/")
         listed = await client.ok("debugger_list_scripts")
         assert "[map failed:" in listed and why in listed, listed
-        text = await client.ok("debugger_set_breakpoint", url="app.js", line_number=2)
-        assert f"resolved at {variant}/app.js:2:" in text, text
+        loop = generated_line("subtotal += item.price")
+        text = await client.ok("debugger_set_breakpoint", url="app.js", line_number=loop)
+        assert f"resolved at {variant}/app.js:{loop}:" in text, text
+        paused = await client.ok("evaluate_js", expression="document.getElementById('add').click()")
+        assert "Its source map could not be used, so this is the generated script:" in paused and why in paused
+        again = await client.ok("evaluate_js", expression="document.getElementById('add').click()")
+        assert "could not be used" not in again, again  # said once
+        await client.ok("debugger_resume")
         await client.ok("debugger_remove_breakpoint", breakpoint_id="bp1" if variant == "missing-map" else "bp2")
+
+
+async def test_a_map_over_the_size_limit_is_refused_naming_the_limit(debugging: ModeClient, site_url: str) -> None:
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/huge-map/")
+    listed = await client.ok("debugger_list_scripts")
+    assert "[map failed:" in listed and "over the 67,108,864-byte limit" in listed, listed
+
+
+async def test_mappings_out_of_range_are_dropped_with_a_note(debugging: ModeClient, site_url: str) -> None:
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/out-of-range/")
+    listed = await client.ok("debugger_list_scripts")
+    assert "[map: 4 sources; note:" in listed and "the map has 4 sources; that mapping is dropped" in listed, listed
+    text = await client.ok("debugger_set_breakpoint", url="cart.ts", line_number=LOOP)
+    assert f"resolved at app/src/cart.ts:{LOOP}:" in text, text  # the rest of the map still works
+
+
+async def test_a_map_without_sources_text_and_an_index_map_naming_itself(debugging: ModeClient, site_url: str) -> None:
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/self-map/")
+    listed = await client.ok("debugger_list_scripts")
+    assert "[map failed:" in listed and "refers to the map itself (a cycle)" in listed, listed
+    await client.ok("navigate", url=f"{site_url}/no-content/")
+    kind, text = await client.error("debugger_read_source", source="cart.ts")
+    assert kind == "STATE" and "carries no text of it" in text, text
+    await client.ok("debugger_set_breakpoint", url="cart.ts", line_number=LOOP)
+    paused = await client.ok("click_element", selector="#add")
+    assert f"at app/src/cart.ts:{LOOP}:" in paused, paused
+    assert "\n  20 | " not in paused and "var subtotal" not in paused, paused  # no generated text as line 20
+    await client.ok("debugger_resume")
+
+
+async def test_a_breakpoint_on_a_file_no_map_knows_names_files_of_that_name(
+    debugging: ModeClient, site_url: str
+) -> None:
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/esbuild-external/")
+    text = await client.ok("debugger_set_breakpoint", url="lib/cart.ts", line_number=3)
+    assert "not resolved yet" in text and "Files and scripts with that name: app/src/cart.ts." in text, text
 
 
 async def test_a_line_past_the_end_of_a_ts_file_is_refused(debugging: ModeClient, site_url: str) -> None:

@@ -147,7 +147,7 @@ class DebuggerSearchSourcesArgs(ArgsModel):
 
 class DebuggerSetBreakpointArgs(ArgsModel):
     """
-    Set a breakpoint at a 1-based line (and column) of a script or of an original source (src/cart.ts, via its source map), with an optional condition; it survives reloads.
+    Set a breakpoint at a 1-based line (and column) of a script or of an original source (src/cart.ts, via its source map), with an optional condition, hit count, or a message to log instead of pausing; it survives reloads.
     """
 
     model_config = ConfigDict(
@@ -161,6 +161,59 @@ class DebuggerSetBreakpointArgs(ArgsModel):
     line_number: Annotated[int, Field(description='Line, 1-based.', ge=1, le=10000000)]
     column_number: Annotated[int | None, Field(description='Column, 1-based.', ge=1, le=10000000)] = None
     condition: Annotated[str | None, Field(description='JS; pause only when true.', min_length=1)] = None
+    log_message: Annotated[
+        str | None,
+        Field(
+            description='Logpoint: log this ({expr} parts evaluated) instead of pausing.', max_length=500, min_length=1
+        ),
+    ] = None
+    hit_count: Annotated[
+        int | None, Field(description='Pause on this hit only (counted since the page loaded).', ge=1, le=1000000)
+    ] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
+class DebuggerSetDomBreakpointArgs(ArgsModel):
+    """
+    Pause when the element a selector names changes: its subtree, its attributes, or its removal (bound to that element until it goes).
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    dom_change: Annotated[
+        Literal['subtree_modified', 'attribute_modified', 'node_removed'], Field(description='Change to pause on.')
+    ]
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
+class DebuggerSetEventBreakpointArgs(ArgsModel):
+    """
+    Pause when a listener for a DOM event runs (click, keydown, submit, …) or a timer fires (setTimeout, setInterval, requestAnimationFrame).
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    event_name: Annotated[
+        str,
+        Field(description='Event or timer name.', max_length=100, min_length=1, pattern='^[A-Za-z][A-Za-z0-9_.:-]*$'),
+    ]
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
+class DebuggerSetFunctionBreakpointArgs(ArgsModel):
+    """
+    Pause at the first line of a function found by name in the loaded sources, original ones first.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    function_name: Annotated[
+        str, Field(description='Function name.', max_length=200, min_length=1, pattern='^[A-Za-z_$][A-Za-z0-9_$.]*$')
+    ]
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
@@ -173,6 +226,18 @@ class DebuggerSetPauseOnExceptionsArgs(ArgsModel):
         extra='forbid',
     )
     state: Annotated[Literal['none', 'uncaught', 'all'], Field(description='Which exceptions pause.')]
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
+class DebuggerSetXhrBreakpointArgs(ArgsModel):
+    """
+    Pause when the page sends a fetch or XMLHttpRequest whose URL contains a text.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    url_contains: Annotated[str, Field(description='Text the request URL contains.', max_length=2000, min_length=1)]
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 

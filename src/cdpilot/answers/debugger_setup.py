@@ -7,6 +7,7 @@ loaded script yet says so and lists the scripts the page has, so a wrong URL is 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 from cdpilot.browser.debugger.debugger_facts import (
@@ -15,8 +16,11 @@ from cdpilot.browser.debugger.debugger_facts import (
     DisableOutcome,
     ExceptionState,
     Location,
+    Trigger,
+    TriggerSpec,
     short_script_name,
 )
+from cdpilot.browser.debugger.source_facts import FunctionPlace
 from cdpilot.text import clip, one_line
 
 MAX_SCRIPTS_LISTED = 8
@@ -73,14 +77,36 @@ def breakpoint_set_lines(
     return lines
 
 
-def breakpoint_removed_line(spec: BreakpointSpec) -> str:
-    return f"Removed breakpoint {spec.id} at {spec.where}."
+def breakpoint_removed_line(spec: BreakpointSpec | TriggerSpec) -> str:
+    where = f"on {spec.where}" if isinstance(spec, TriggerSpec) else f"at {spec.where}"
+    return f"Removed breakpoint {spec.id} {where}."
 
 
-def breakpoint_list_lines(breakpoints: Sequence[Breakpoint]) -> list[str]:
+def breakpoint_list_lines(breakpoints: Sequence[Breakpoint | Trigger]) -> list[str]:
     if not breakpoints:
         return ["No breakpoints. Set one with {tool:debugger_set_breakpoint}."]
-    return [f"{len(breakpoints)} breakpoint(s):", *(f"- {breakpoint_text(b)}" for b in breakpoints)]
+    lines = [f"- {trigger_text(b) if isinstance(b, Trigger) else breakpoint_text(b)}" for b in breakpoints]
+    return [f"{len(breakpoints)} breakpoint(s):", *lines]
+
+
+def trigger_text(trigger: Trigger) -> str:
+    """``bp5 on requests whose URL contains "/api"``."""
+    return f"{trigger.spec.id} on {trigger.spec.where}"
+
+
+def trigger_set_lines(trigger: Trigger) -> list[str]:
+    lines = [f"Breakpoint {trigger_text(trigger)}."]
+    if trigger.spec.kind == "dom":
+        lines.append("It holds that element; after a reload the selector is looked up again.")
+    return lines
+
+
+def function_breakpoint_lines(place: FunctionPlace, breakpoint_: Breakpoint, script_urls: Sequence[str]) -> list[str]:
+    """Where the function was found, then the breakpoint in its body."""
+    first = f"Found {place.file}:{place.declared_line}"
+    if place.others:
+        first += f" (also declared at {_names(place.others)}; set one by line for those)"
+    return [first + ".", *breakpoint_set_lines(breakpoint_, script_urls)]
 
 
 def breakpoint_text(breakpoint_: Breakpoint) -> str:
@@ -89,6 +115,10 @@ def breakpoint_text(breakpoint_: Breakpoint) -> str:
     text = f"{spec.id} at {spec.where}"
     if spec.condition is not None:
         text += f" when {clip(one_line(spec.condition), CONDITION_CHARS)}"
+    if spec.hit_count is not None:
+        text += f" on hit {spec.hit_count}"
+    if spec.log_message is not None:
+        text += " logs " + json.dumps(clip(one_line(spec.log_message), CONDITION_CHARS)) + " (no pause)"
     resolved = breakpoint_.resolved
     if not resolved:
         return text + ", not resolved yet"

@@ -2,9 +2,10 @@
 and what resume and the steps answer when execution runs on instead.
 
 A bundle leads with the reason and the location (url:line:column) with its source line,
-then, in full, the top frames, the top frame's variables (those a step changed marked
-``[CHANGED]``) and the console output since the last action. The short form points at the
-call stack instead. Everything is previewed compactly, so a bundle stays near 1,000 characters.
+then, in full, the top frames (and the newest async boundary behind them), the top frame's
+variables (those a step changed marked ``[CHANGED]``) and the console output since the last
+action. The short form points at the call stack instead. Everything is previewed compactly,
+so a bundle stays near 1,000 characters.
 """
 
 from __future__ import annotations
@@ -12,9 +13,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cdpilot.answers.console_log import console_bundle_lines
-from cdpilot.browser.debugger.debugger_facts import Frame, Location, PauseSnapshot, RunCommand, Variable
+from cdpilot.browser.debugger.debugger_facts import (
+    AsyncSegment,
+    Frame,
+    Location,
+    Pause,
+    PauseSnapshot,
+    RunCommand,
+    Variable,
+)
 from cdpilot.browser.observe.console_facts import ConsoleEntry
-from cdpilot.text import clip, one_line
+from cdpilot.text import clip, one_line, plural
 
 BUNDLE_FRAMES = 5
 EXCEPTION_CHARS = 160
@@ -38,6 +47,9 @@ def pause_bundle_lines(snapshot: PauseSnapshot) -> list[str]:
     lines = [first]
     if snapshot.source_line:
         lines.append(f"  {shown_line(where)} | {snapshot.source_line}")
+    if snapshot.map_failure:
+        note = clip(one_line(snapshot.map_failure), EXCEPTION_CHARS)
+        lines.append(f"Its source map could not be used, so this is the generated script: {note}")
     if not snapshot.full:
         lines.append("Frames and variables: {tool:debugger_get_call_stack}.")
         return lines
@@ -45,6 +57,7 @@ def pause_bundle_lines(snapshot: PauseSnapshot) -> list[str]:
     lines += [f"  {frame_label(frame)}" for frame in pause.frames[:BUNDLE_FRAMES]]
     if len(pause.frames) > BUNDLE_FRAMES:
         lines.append(f"  …{len(pause.frames) - BUNDLE_FRAMES} more: {{tool:debugger_get_call_stack}}")
+    lines += async_hint_lines(pause)
     if snapshot.locals:
         lines.append("Locals (#0): " + ", ".join(variable_text(v) for v in snapshot.locals))
     return lines + console_bundle_lines(list(snapshot.console), CONSOLE_TITLE)
@@ -52,12 +65,44 @@ def pause_bundle_lines(snapshot: PauseSnapshot) -> list[str]:
 
 def frame_label(frame: Frame) -> str:
     """``#1 compute app.js:28:19``: the frames list names the script by its last path segment,
-    or the original source by its project path (``#1 total src/cart.ts:20:5``)."""
-    where = frame.location
+    or the original source by its project path and the function by its original name
+    (``#1 total src/cart.ts:20:5`` for a minified ``s``)."""
+    return f"#{frame.index} {frame.original_name or frame.name} {place_label(frame.location)}"
+
+
+def place_label(where: Location) -> str:
+    """A frame's place in a list of frames: ``app.js:28:19``, or ``src/cart.ts:20:5`` when mapped."""
     if where.original is not None:
-        return f"#{frame.index} {frame.name} {clip(one_line(where.original.label), SCRIPT_NAME_CHARS)}"
+        return clip(one_line(where.original.label), SCRIPT_NAME_CHARS)
     script = where.url.rsplit("/", 1)[-1] or where.url or "(anonymous script)"
-    return f"#{frame.index} {frame.name} {clip(one_line(script), SCRIPT_NAME_CHARS)}:{where.line}:{where.column}"
+    return f"{clip(one_line(script), SCRIPT_NAME_CHARS)}:{where.line}:{where.column}"
+
+
+def async_hint_lines(pause: Pause) -> list[str]:
+    """The newest async boundary and the frame behind it, on one line, when the pause has any
+    (``  -- await -- onPrice src/main.ts:22:17``); the call stack shows the rest."""
+    if not pause.async_segments:
+        return []
+    segment = pause.async_segments[0]
+    frame = segment.frames[0]
+    line = f"  {boundary_label(segment)} {frame.name} {place_label(frame.location)}"
+    hidden = sum(len(s.frames) for s in pause.async_segments) - 1
+    if hidden or pause.async_cut:
+        line += f" {more_async(hidden, pause.async_cut, 'frame')}: {{tool:debugger_get_call_stack}}"
+    return [line]
+
+
+def boundary_label(segment: AsyncSegment) -> str:
+    """``-- await --``, as DevTools marks an async boundary; a page names some itself
+    (``console.createTask``), so the name is cut to a label's length."""
+    return f"-- {clip(one_line(segment.description), SCRIPT_NAME_CHARS)} --"
+
+
+def more_async(hidden: int, cut: bool, what: str) -> str:
+    """``…3 more async frames``; ``…at least 4 more`` when the browser sent only part of the
+    chain (one more at least: the part it did not send)."""
+    count = hidden + 1 if cut else hidden
+    return f"…{'at least ' if cut else ''}{plural(count, 'more async ' + what)}"
 
 
 def shown_line(where: Location) -> int:
@@ -66,7 +111,10 @@ def shown_line(where: Location) -> int:
 
 
 def variable_text(variable: Variable) -> str:
-    return f"{variable.name} = {variable.value}" + (" [CHANGED]" if variable.changed else "")
+    """``count = 2``; ``subtotal (e) = 0`` where a map renames it: the original name, then
+    the generated one, which is what an expression evaluated in the frame must use."""
+    name = f"{variable.original_name} ({variable.name})" if variable.original_name else variable.name
+    return f"{name} = {variable.value}" + (" [CHANGED]" if variable.changed else "")
 
 
 def paused_again_lines(

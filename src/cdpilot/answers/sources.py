@@ -50,7 +50,8 @@ def _rows(entries: Sequence[ScriptEntry], filter_text: str | None) -> list[str]:
 
 def _map_state(entry: ScriptEntry) -> str:
     if entry.map_state == "loaded":
-        return f"map: {plural(len(entry.sources), 'source')}"
+        note = f"; note: {clip(one_line(entry.map_note), NOTE_CHARS)}" if entry.map_note else ""
+        return f"map: {plural(len(entry.sources), 'source')}{note}"
     if entry.map_state == "failed":
         return f"map failed: {clip(one_line(entry.map_note), NOTE_CHARS)}"
     return "no map"

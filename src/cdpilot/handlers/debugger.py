@@ -21,7 +21,11 @@ from cdpilot_generated.models import (
     DebuggerResumeArgs,
     DebuggerSearchSourcesArgs,
     DebuggerSetBreakpointArgs,
+    DebuggerSetDomBreakpointArgs,
+    DebuggerSetEventBreakpointArgs,
+    DebuggerSetFunctionBreakpointArgs,
     DebuggerSetPauseOnExceptionsArgs,
+    DebuggerSetXhrBreakpointArgs,
     DebuggerSkipAllPausesArgs,
     DebuggerStepIntoArgs,
     DebuggerStepOutArgs,
@@ -36,7 +40,9 @@ from cdpilot.answers.debugger_setup import (
     disabled_line,
     enabled_lines,
     exception_state_line,
+    function_breakpoint_lines,
     skip_pauses_line,
+    trigger_set_lines,
 )
 from cdpilot.answers.pause_bundle import pause_bundle_lines, pause_pending_line, paused_again_lines, ran_on_lines
 from cdpilot.answers.sources import scripts_answer, search_answer, source_lines_answer
@@ -72,10 +78,36 @@ async def debugger_set_breakpoint(args: DebuggerSetBreakpointArgs, ctx: ToolCont
         line=args.line_number,
         column=args.column_number,
         condition=args.condition,
+        log_message=args.log_message,
+        hit_count=args.hit_count,
     )
     debugger = conn.features.debugger
     same_name = await debugger.same_name(args.url) if args.url is not None and not breakpoint_.resolved else []
     return _lines(breakpoint_set_lines(breakpoint_, debugger.scripts.urls(), same_name))
+
+
+async def debugger_set_function_breakpoint(args: DebuggerSetFunctionBreakpointArgs, ctx: ToolContext) -> ToolResult:
+    debugger = ctx.connections.get(args.connection_id).features.debugger
+    place = await debugger.files.find_function(args.function_name)
+    breakpoint_ = await debugger.set_breakpoint(
+        url=place.file, url_regex=None, line=place.body_line, column=None, condition=None
+    )
+    return _lines(function_breakpoint_lines(place, breakpoint_, debugger.scripts.urls()))
+
+
+async def debugger_set_xhr_breakpoint(args: DebuggerSetXhrBreakpointArgs, ctx: ToolContext) -> ToolResult:
+    debugger = ctx.connections.get(args.connection_id).features.debugger
+    return _lines(trigger_set_lines(await debugger.set_trigger("xhr", args.url_contains)))
+
+
+async def debugger_set_event_breakpoint(args: DebuggerSetEventBreakpointArgs, ctx: ToolContext) -> ToolResult:
+    debugger = ctx.connections.get(args.connection_id).features.debugger
+    return _lines(trigger_set_lines(await debugger.set_trigger("event", args.event_name)))
+
+
+async def debugger_set_dom_breakpoint(args: DebuggerSetDomBreakpointArgs, ctx: ToolContext) -> ToolResult:
+    debugger = ctx.connections.get(args.connection_id).features.debugger
+    return _lines(trigger_set_lines(await debugger.set_trigger("dom", args.selector, args.dom_change)))
 
 
 async def debugger_remove_breakpoint(args: DebuggerRemoveBreakpointArgs, ctx: ToolContext) -> ToolResult:

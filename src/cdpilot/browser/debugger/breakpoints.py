@@ -23,18 +23,24 @@ on every attach.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
+from cdpilot.browser.debugger.breakpoint_requests import (
+    cdp_condition,
+    check_script_choice,
+    no_code_error,
+    same_place,
+    suffix_regex,
+    url_ends_with,
+)
 from cdpilot.browser.debugger.debugger_facts import BindKind, Breakpoint, BreakpointSpec, DebugConfig
 from cdpilot.browser.debugger.mapped_scripts import MappedScript, MappedScripts
 from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.sourcemaps.map_urls import is_absolute_url
-from cdpilot.browser.sourcemaps.source_names import matches_path
 from cdpilot.browser.sourcemaps.sourcemap_facts import GeneratedPosition, SourceEntry
 from cdpilot.cdp import CdpEvent, CdpSession
-from cdpilot.errors import ArgumentError, CdpCommandError, FieldProblem, StateError
+from cdpilot.errors import CdpCommandError, StateError
 
 INSTRUMENTATION = "beforeScriptWithSourceMapExecution"
 
@@ -76,16 +82,19 @@ class LiveBreakpoints:
         line: int,
         column: int | None,
         condition: str | None,
+        log_message: str | None = None,
+        hit_count: int | None = None,
     ) -> Breakpoint:
         """A new breakpoint, numbered and kept in `config` once the browser took it."""
-        _check_script_choice(url, url_regex)
-        taken = next((b.spec for b in self._live.values() if _same_place(b.spec, url, url_regex, line, column)), None)
+        check_script_choice(url, url_regex)
+        taken = next((b.spec for b in self._live.values() if same_place(b.spec, url, url_regex, line, column)), None)
         if taken is not None:
             raise StateError(
                 f"A breakpoint is already set at {taken.where} ({taken.id}).",
                 suggestion="Remove it with {tool:debugger_remove_breakpoint} first to change its condition.",
             )
-        spec = BreakpointSpec(f"bp{config.breakpoints_made + 1}", url, url_regex, line, column, condition)
+        number = config.breakpoints_made + 1
+        spec = BreakpointSpec(f"bp{number}", url, url_regex, line, column, condition, log_message, hit_count)
         live = await self.set(spec)
         config.breakpoints_made += 1
         config.breakpoints[spec.id] = spec
@@ -113,7 +122,7 @@ class LiveBreakpoints:
             for script, entry in targets:
                 live = await self._bind_original(live, script, entry)
             if not live.cdp_ids:
-                raise _no_code(spec, [entry for _, entry in targets])
+                raise no_code_error(spec, [entry for _, entry in targets])
             return live
         live = await self._set_by_url(spec, "suffix", {"urlRegex": suffix_regex(name)})
         matching = [url for url in self._scripts.urls() if url_ends_with(url, name)]
@@ -152,8 +161,8 @@ class LiveBreakpoints:
         ids, resolved = list(live.cdp_ids), list(live.resolved)
         for line, column_number in await self._break_locations(script.script_id, lookup.positions):
             params: dict[str, Any] = {"url": script.url, "lineNumber": line, "columnNumber": column_number}
-            if spec.condition is not None:
-                params["condition"] = spec.condition
+            if cdp_condition(spec) is not None:
+                params["condition"] = cdp_condition(spec)
             try:
                 reply = await self._require_session().send("Debugger.setBreakpointByUrl", params)
             except CdpCommandError as exc:
@@ -198,8 +207,8 @@ class LiveBreakpoints:
         params: dict[str, Any] = {**target, "lineNumber": spec.line - 1}
         if spec.column is not None:
             params["columnNumber"] = spec.column - 1
-        if spec.condition is not None:
-            params["condition"] = spec.condition
+        if cdp_condition(spec) is not None:
+            params["condition"] = cdp_condition(spec)
         try:
             reply = await self._require_session().send("Debugger.setBreakpointByUrl", params)
         except CdpCommandError as exc:
@@ -267,63 +276,3 @@ class LiveBreakpoints:
     def _require_session(self) -> CdpSession:
         assert self._session is not None, "a connection attaches its page before handing it out"
         return self._session
-
-
-def suffix_regex(name: str) -> str:
-    """A URL regex for scripts whose path ends with `name` at a ``/``; a leading ``/`` anchors
-    it at the site root (``/dist/app.js``)."""
-    name = name.replace("\\", "/").removeprefix("./")
-    if name.startswith("/"):
-        return r"^[a-zA-Z][\w+.-]*://[^/]*" + re.escape(name) + r"(?:[?#].*)?$"
-    return r"(?:^|/)" + re.escape(name) + r"(?:[?#].*)?$"
-
-
-def url_ends_with(url: str, name: str) -> bool:
-    """Whether a script URL's path ends with `name` at a ``/`` (as `suffix_regex` matches)."""
-    return re.search(suffix_regex(name), url) is not None
-
-
-def _no_code(spec: BreakpointSpec, entries: list[SourceEntry]) -> ArgumentError | StateError:
-    """No line from the asked one to the end of the file has code: past its end, or after the last code."""
-    entry = entries[0]
-    count = entry.line_count
-    if count is not None and spec.line > count:
-        return ArgumentError(
-            f"{entry.name} has {count} lines; line {spec.line} is past its end.",
-            problems=[FieldProblem("line_number", f"a line from 1 to {count}", str(spec.line))],
-            suggestion="Read the file with {tool:debugger_read_source} to pick a line.",
-        )
-    return StateError(
-        f"No code on line {spec.line} of {entry.name} or after it in the loaded scripts.",
-        suggestion="Pick a line with code: {tool:debugger_read_source} shows the file.",
-    )
-
-
-def _check_script_choice(url: str | None, url_regex: str | None) -> None:
-    if (url is None) == (url_regex is None):
-        given = "both" if url is not None else "neither"
-        raise ArgumentError(
-            "A breakpoint needs a script: url or url_regex.",
-            problems=[FieldProblem("url / url_regex", "exactly one of them", given)],
-            suggestion="Give the script's URL or the end of it (app.js), an original file (src/cart.ts), "
-            "or a regex that matches the script's URL.",
-        )
-    if url_regex is not None:
-        try:
-            re.compile(url_regex)
-        except re.error as exc:
-            raise ArgumentError(
-                "url_regex is not a valid regular expression.",
-                problems=[FieldProblem("url_regex", "a regular expression", f"one that fails: {exc}")],
-            ) from exc
-
-
-def _same_place(spec: BreakpointSpec, url: str | None, url_regex: str | None, line: int, column: int | None) -> bool:
-    return (spec.url, spec.url_regex, spec.line, spec.column) == (url, url_regex, line, column)
-
-
-def matching_names(name: str, candidates: list[str]) -> list[str]:
-    """Files and scripts that share `name`'s file name: what a breakpoint on an unknown file
-    may have meant."""
-    base = name.replace("\\", "/").rsplit("/", 1)[-1]
-    return [candidate for candidate in candidates if matches_path(candidate.split("?", 1)[0], base)]

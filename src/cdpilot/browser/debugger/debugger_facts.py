@@ -55,6 +55,9 @@ class Scope:
     name: str  # the function a local or closure scope belongs to; "" when it has none
     object_id: str | None  # the browser's handle on the scope's variables
     description: str  # what holds the variables, e.g. "Window" for the global scope
+    start: Location | None = None  # the generated code it spans, when the browser says (not global ones)
+    end: Location | None = None
+    original_name: str | None = None  # the function's name in the original source, when a map renames it
 
     @property
     def is_global(self) -> bool:
@@ -71,10 +74,33 @@ class Frame:
     function_location: Location | None  # where the function starts, when the browser says
     call_frame_id: str  # the browser's id, for evaluating in this frame; changes with every pause
     scopes: tuple[Scope, ...]
+    original_name: str | None = None  # the function's name in the original source, when a map renames it
 
     @property
     def name(self) -> str:
         return self.function_name or "(anonymous)"
+
+
+@dataclass(frozen=True)
+class AsyncFrame:
+    """A frame of an async stack: where code was when it scheduled what runs now. It has
+    no call frame id and no scopes, since that call has long returned."""
+
+    function_name: str  # "" for an anonymous function
+    location: Location
+
+    @property
+    def name(self) -> str:
+        return self.function_name or "(anonymous)"
+
+
+@dataclass(frozen=True)
+class AsyncSegment:
+    """The stack behind one async boundary (an ``await``, a timer, a promise reaction),
+    innermost first, as the browser recorded it when that work was scheduled."""
+
+    description: str  # the boundary, as the browser names it: await | setTimeout | Promise.then | …
+    frames: tuple[AsyncFrame, ...]
 
 
 @dataclass(frozen=True)
@@ -86,6 +112,8 @@ class Pause:
     exception: str | None  # the thrown value's first line, for exception pauses
     frames: tuple[Frame, ...]  # never empty: the browser pauses in a frame
     after_step: bool
+    async_segments: tuple[AsyncSegment, ...] = ()  # what led here across async boundaries, newest first
+    async_cut: bool = False  # the chain goes on beyond what the browser sent (its depth, another target)
 
     @property
     def top(self) -> Frame:
@@ -114,11 +142,45 @@ class BreakpointSpec:
     line: int
     column: int | None
     condition: str | None
+    log_message: str | None = None  # a logpoint: logs this instead of pausing
+    hit_count: int | None = None  # pauses on this hit only, counted since the page loaded
 
     @property
     def where(self) -> str:
         place = self.url if self.url is not None else f"/{self.url_regex}/"
         return f"{place}:{self.line}" + (f":{self.column}" if self.column is not None else "")
+
+
+TriggerKind = Literal["xhr", "event", "dom"]
+DomChange = Literal["subtree_modified", "attribute_modified", "node_removed"]
+
+
+@dataclass(frozen=True)
+class TriggerSpec:
+    """A breakpoint on something the page does rather than on a line: a request sent (xhr),
+    a listener or timer run (event), an element changed (dom)."""
+
+    id: str  # ours, numbered with the line breakpoints: bp1, bp2, …
+    kind: TriggerKind
+    value: str  # the URL text, the event name, or the selector
+    dom_change: DomChange | None = None
+
+    @property
+    def where(self) -> str:
+        if self.kind == "xhr":
+            return f'requests whose URL contains "{self.value}"'
+        if self.kind == "event":
+            return f"event {self.value}"
+        change = (self.dom_change or "").replace("_", " ")
+        return f"{change} of {self.value}"
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """A trigger breakpoint live in the current page session."""
+
+    spec: TriggerSpec
+    bound: bool  # False: a DOM breakpoint whose selector matched nothing (it binds on none later)
 
 
 BindKind = Literal["url", "regex", "suffix", "original"]
@@ -148,6 +210,7 @@ class DebugConfig:
     skip_all_pauses: bool = False
     pause_on_exceptions: ExceptionState = "none"
     breakpoints: dict[str, BreakpointSpec] = field(default_factory=dict)
+    triggers: dict[str, TriggerSpec] = field(default_factory=dict)
     breakpoints_made: int = 0  # numbers the ids: bp1, bp2, … per target, from 1 again after a disable
 
 
@@ -187,9 +250,10 @@ class DisableOutcome:
 class Variable:
     """A variable as an answer shows it: its name and a compact preview of its value."""
 
-    name: str
+    name: str  # as the code runs: what an expression evaluated in the frame uses
     value: str  # "(uninitialized)" for a `let`/`const` not reached yet
     changed: bool = False  # a step changed it (same function at the same depth as last reported)
+    original_name: str | None = None  # its name in the original source, when a map renames it
 
 
 @dataclass(frozen=True)
@@ -201,6 +265,7 @@ class PauseSnapshot:
     full: bool  # include the frames, the top frame's variables and the console (else the short form)
     locals: tuple[Variable, ...]  # the top frame's own variables
     console: tuple[ConsoleEntry, ...]  # logged since the action that led here; empty when not asked
+    map_failure: str | None = None  # why the paused script's source map could not be used (said once)
 
 
 @dataclass(frozen=True)

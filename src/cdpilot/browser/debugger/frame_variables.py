@@ -5,14 +5,18 @@ Values are previewed compactly from what the browser generates (``generatePrevie
 fetched in full. The locals last reported are remembered per frame, keyed by the function
 (where it starts) and the stack depth, so after a step the ones whose preview changed in the
 same function at the same depth are marked; a recursive call one level deeper is another frame.
+Variables are known by their generated names (what the code runs with); where a source map
+renames them, each carries its original name too (see `original_names`).
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any
 
 from cdpilot.browser.debugger.debugger_facts import Frame, Pause, Scope, ScopeVariables, Variable
+from cdpilot.browser.debugger.original_names import OriginalNames
 from cdpilot.browser.remote_values import preview_value
 from cdpilot.cdp import CdpSession
 from cdpilot.errors import CdpTimeoutError, ExecutionError
@@ -28,7 +32,8 @@ FrameKey = tuple[str, int, int, int]  # function start (script, line, column), s
 class FrameVariables:
     """Reads variables of the current page's paused frames; remembers the locals it reported."""
 
-    def __init__(self) -> None:
+    def __init__(self, names: OriginalNames) -> None:
+        self._names = names
         self._session: CdpSession | None = None
         self._seen_locals: OrderedDict[FrameKey, dict[str, str]] = OrderedDict()
 
@@ -36,14 +41,16 @@ class FrameVariables:
         self._session = session
 
     async def scope(self, scope: Scope, limit: int) -> ScopeVariables:
-        """Up to `limit` variables of a scope, and how many it has in all."""
+        """Up to `limit` variables of a scope, and how many it has in all, with their
+        original names where a map renames them."""
         if scope.object_id is None or scope.is_global:
             return ScopeVariables(scope, (), 0)
         reply = await self._require_session().send(
             "Runtime.getProperties", {"objectId": scope.object_id, "ownProperties": True, "generatePreview": True}
         )
         props = [p for p in reply.get("result", []) if "value" in p or not ("get" in p or "set" in p)]
-        return ScopeVariables(scope, tuple(_variable(p) for p in props[:limit]), len(props))
+        renames = await self._names.renames(scope) if props else {}
+        return ScopeVariables(scope, tuple(_variable(p, renames) for p in props[:limit]), len(props))
 
     async def locals_marked(self, pause: Pause, limit: int) -> tuple[Variable, ...]:
         """The top frame's own variables (block and function scopes, innermost first), up to
@@ -54,7 +61,7 @@ class FrameVariables:
         self._remember(key, {v.name: v.value for v in found})
         if before is None:
             return found
-        return tuple(Variable(v.name, v.value, changed=before.get(v.name) != v.value) for v in found)
+        return tuple(replace(v, changed=before.get(v.name) != v.value) for v in found)
 
     async def evaluate(self, frame: Frame, expression: str, timeout_ms: int) -> str:
         """A compact preview of `expression` evaluated in the frame's scope."""
@@ -103,7 +110,8 @@ def _frame_key(pause: Pause) -> FrameKey:
     return (start.script_id, start.line, start.column, len(pause.frames))
 
 
-def _variable(prop: dict[str, Any]) -> Variable:
+def _variable(prop: dict[str, Any], renames: dict[str, str]) -> Variable:
     """A scope variable's preview; a `let`/`const` not reached yet has no value (its TDZ)."""
     value = preview_value(prop["value"], max_chars=VARIABLE_PREVIEW_CHARS) if "value" in prop else "(uninitialized)"
-    return Variable(str(prop["name"]), value)
+    name = str(prop["name"])
+    return Variable(name, value, original_name=renames.get(name))

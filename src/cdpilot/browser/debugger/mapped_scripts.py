@@ -18,7 +18,7 @@ import asyncio
 import base64
 from dataclasses import dataclass, replace
 
-from cdpilot.browser.debugger.debugger_facts import Frame, Location, Pause
+from cdpilot.browser.debugger.debugger_facts import AsyncFrame, Frame, Location, Pause
 from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.observe.console_facts import ConsoleEntry, StackFrame
 from cdpilot.browser.sourcemaps.map_cache import SourceMapCache
@@ -38,6 +38,7 @@ from cdpilot.errors import CdpCommandError, CdpTimeoutError
 MAX_MAP_BYTES = 64 * 1024 * 1024  # a larger map is refused, naming the limit
 FETCH_TIMEOUT_S = 20.0
 READ_CHUNK = 4 * 1024 * 1024
+MAX_FETCHED_SOURCES = 64
 
 
 @dataclass(frozen=True)
@@ -58,26 +59,38 @@ class MappedScripts:
         self._cache = SourceMapCache()
         self._failed: dict[str, str] = {}  # map URL → what went wrong, said once per map
         self._loading: dict[str, asyncio.Future[SourceMap]] = {}
+        self._locations: dict[str, SourceMapLocation | None] = {}  # script id → its map's place
+        self._said: set[str] = set()  # failures an answer has reported already
+        self._fetched: dict[str, list[str] | None] = {}  # original sources fetched by URL, oldest first
 
     def attach(self, session: CdpSession) -> None:
         self._session = session
         self.forget_failures()
 
     def forget_failures(self) -> None:
-        """Try failed maps again (the page reloaded: a fixed build may serve them now)."""
+        """Try failed maps again (the page reloaded: a fixed build may serve them now); the
+        scripts' ids are gone with the page, and so are their maps' places."""
         self._failed.clear()
+        self._locations.clear()
+        self._said.clear()
 
     # --- finding and loading -----------------------------------------------------------
 
     def map_location(self, script_id: str) -> SourceMapLocation | None:
+        """Where the script's map is; worked out once per script (every lookup asks)."""
+        if script_id in self._locations:
+            return self._locations[script_id]
         info = self._scripts.get(script_id)
-        if info is None or not info.source_map_url:
-            return None
-        try:
-            return locate_source_map(info.url, info.source_map_url)
-        except SourceMapError as exc:
-            self._failed.setdefault(info.source_map_url, exc.message)
-            return None
+        if info is None:
+            return None  # not reported yet: ask again later
+        where = None
+        if info.source_map_url:
+            try:
+                where = locate_source_map(info.url, info.source_map_url)
+            except SourceMapError as exc:
+                self._failed.setdefault(info.source_map_url, exc.message)
+        self._locations[script_id] = where
+        return where
 
     def failure(self, script_id: str) -> str | None:
         """Why the script's map could not be used, once it was tried."""
@@ -86,6 +99,14 @@ class MappedScripts:
             return None
         where = self.map_location(script_id)
         return self._failed.get(where.url if where is not None else info.source_map_url)
+
+    def failure_once(self, script_id: str) -> str | None:
+        """The script's map failure, the first time an answer asks: said once, not at every pause."""
+        failure = self.failure(script_id)
+        if failure is None or failure in self._said:
+            return None
+        self._said.add(failure)
+        return failure
 
     def has_map(self, script_id: str) -> bool:
         """Whether the script names a source map (loaded or not, usable or not)."""
@@ -184,11 +205,8 @@ class MappedScripts:
     def original_loaded(self, location: Location, source_map: SourceMap | None) -> Location:
         if source_map is None:
             return location
-        info = self._scripts.get(location.script_id)
-        line, column = location.line - 1, location.column - 1
-        if info is not None and line == info.start_line:
-            column -= info.start_column  # an inline script's first line starts mid-line in its document
-        found = source_map.original_position(line - (info.start_line if info else 0), column)
+        at = self._scripts.position(location)
+        found = source_map.original_position(at.line, at.column)
         if found is None:
             return location
         source = found.source
@@ -196,9 +214,17 @@ class MappedScripts:
         return replace(location, original=place)
 
     async def annotate(self, pause: Pause) -> Pause:
-        """The pause with every frame's location in original coordinates where a map covers it."""
+        """The pause with every frame's location, its async frames' too, in original
+        coordinates where a map covers it."""
         frames = [await self._frame(frame) for frame in pause.frames]
-        return replace(pause, frames=tuple(frames))
+        segments = [
+            replace(segment, frames=tuple([await self._async_frame(frame) for frame in segment.frames]))
+            for segment in pause.async_segments
+        ]
+        return replace(pause, frames=tuple(frames), async_segments=tuple(segments))
+
+    async def _async_frame(self, frame: AsyncFrame) -> AsyncFrame:
+        return replace(frame, location=await self.original(frame.location))
 
     async def _frame(self, frame: Frame) -> Frame:
         location = await self.original(frame.location)
@@ -225,16 +251,30 @@ class MappedScripts:
         return replace(frame, original=where.original)
 
     async def original_source_line(self, location: Location) -> str | None:
-        """The text of the original line `location` came from, when the map carries its source."""
+        """The text of the original line `location` came from: from the map's sourcesContent,
+        else the original file fetched by its URL; None when neither has it."""
         place = location.original
         if place is None:
             return None
         source_map = await self.map_for(location.script_id)
         entry = _entry(source_map, place.url) if source_map is not None else None
-        if entry is None or entry.content is None:
+        if entry is None:
             return None
-        lines = split_lines(entry.content)
-        return lines[place.line - 1] if 0 < place.line <= len(lines) else None
+        lines = split_lines(entry.content) if entry.content is not None else await self._fetched_source(entry.url)
+        return lines[place.line - 1] if lines and 0 < place.line <= len(lines) else None
+
+    async def _fetched_source(self, url: str) -> list[str] | None:
+        """An original source the map names without its text, fetched once by its URL (the
+        dev servers of Vite and webpack serve them); None when it cannot be."""
+        if url not in self._fetched:
+            if len(self._fetched) >= MAX_FETCHED_SOURCES:
+                self._fetched.pop(next(iter(self._fetched)))
+            try:
+                text = await self._fetch(url) if url.startswith(("http://", "https://")) else None
+            except SourceMapError:
+                text = None
+            self._fetched[url] = split_lines(text) if text is not None else None
+        return self._fetched[url]
 
     def _require_session(self) -> CdpSession:
         assert self._session is not None, "a connection attaches its page before handing it out"

@@ -9,32 +9,41 @@ again. Lines and columns are 1-based here and in every answer (CDP's are 0-based
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from cdpilot.browser.debugger.breakpoints import LiveBreakpoints, matching_names
+from cdpilot.browser.debugger.breakpoint_requests import matching_names
+from cdpilot.browser.debugger.breakpoints import LiveBreakpoints
 from cdpilot.browser.debugger.debugger_facts import (
     Breakpoint,
     BreakpointSpec,
     DebugConfig,
     DisableOutcome,
+    DomChange,
     ExceptionState,
     ExecutionPausedError,
     Frame,
-    Location,
     Pause,
     RunOutcome,
     StepKind,
+    Trigger,
+    TriggerKind,
+    TriggerSpec,
 )
 from cdpilot.browser.debugger.frame_variables import FrameVariables
 from cdpilot.browser.debugger.mapped_scripts import MappedScripts
+from cdpilot.browser.debugger.original_names import OriginalNames
+from cdpilot.browser.debugger.original_stepping import step_in_original
 from cdpilot.browser.debugger.run_control import RunControl
 from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.debugger.source_files import SourceFiles
+from cdpilot.browser.debugger.triggers import TriggerBreakpoints
 from cdpilot.browser.own_scripts import OWN_SCRIPT_PATTERN
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import DebuggerDisabledError, StateError
 
 MAX_EXTRA_STEPS = 20  # steps taken on our own to reach the next original line, at most
+# How many async boundaries a pause reports, as DevTools asks. The answers show a few; the
+# rest are counted. The cost is the same for any depth above 0 (the browser records a stack
+# at every await, timer and promise reaction either way, in memory it bounds itself).
+ASYNC_STACK_DEPTH = 32
 STEP_COMMANDS: dict[str, str] = {"over": "Debugger.stepOver", "into": "Debugger.stepInto", "out": "Debugger.stepOut"}
 
 
@@ -45,10 +54,12 @@ class PageDebugger:
         self._session: CdpSession | None = None
         self._configs: dict[str, DebugConfig] = {}
         self.scripts = ScriptSources()
-        self.variables = FrameVariables()
         self.maps = MappedScripts(self.scripts)
+        self.names = OriginalNames(self.scripts, self.maps)
+        self.variables = FrameVariables(self.names)
         self._breakpoints = LiveBreakpoints(self.scripts, self.maps)
-        self._run = RunControl(self.scripts, self.maps, self._breakpoints)
+        self._triggers = TriggerBreakpoints()
+        self._run = RunControl(self.scripts, self.maps, self._breakpoints, self._triggers)
         self._files = SourceFiles(self.scripts, self.maps)
         self._subscriptions = Subscriptions()
 
@@ -62,7 +73,8 @@ class PageDebugger:
     async def attach(self, session: CdpSession) -> None:
         """Follow a page session; if its target had the debugger on, turn it on again as it was."""
         self._session = session
-        for part in (self.scripts, self.variables, self.maps, self._breakpoints, self._run):
+        parts = (self.scripts, self.variables, self.maps, self.names, self._breakpoints, self._triggers, self._run)
+        for part in parts:
             part.attach(session)
         self._subscriptions.replace(
             session,
@@ -80,15 +92,19 @@ class PageDebugger:
     async def _apply(self, config: DebugConfig) -> None:
         session = self._require_session()
         await session.send("Debugger.enable")
+        await session.send("Debugger.setAsyncCallStackDepth", {"maxDepth": ASYNC_STACK_DEPTH})
         await session.send("Debugger.setBlackboxPatterns", {"patterns": [OWN_SCRIPT_PATTERN]})
         await session.send("Debugger.setPauseOnExceptions", {"state": config.pause_on_exceptions})
         await session.send("Debugger.setSkipAllPauses", {"skip": config.skip_all_pauses})
         for spec in config.breakpoints.values():
             await self._breakpoints.set(spec)
+        for trigger in config.triggers.values():
+            await self._triggers.set(trigger)
 
     def _on_contexts_cleared(self, _: CdpEvent) -> None:
         """The page navigated: its scripts are gone, and so is a pause in them (no resumed event)."""
         self.scripts.clear()
+        self.names.clear()
         self.maps.forget_failures()  # a reload may bring a map that failed before
         self._breakpoints.forget_resolved()
         self._run.resumed()
@@ -115,7 +131,7 @@ class PageDebugger:
         """Turn it off: breakpoints and settings are dropped, a paused page resumes."""
         self.require_enabled()
         was_paused = self.paused is not None
-        removed = await self._breakpoints.remove_all()
+        removed = await self._breakpoints.remove_all() + await self._triggers.remove_all()
         await self._require_session().send("Debugger.disable")
         self._configs[self._require_session().target_id or ""] = DebugConfig()
         self._run.resumed()
@@ -137,22 +153,49 @@ class PageDebugger:
     # --- breakpoints ------------------------------------------------------------------
 
     async def set_breakpoint(
-        self, *, url: str | None, url_regex: str | None, line: int, column: int | None, condition: str | None
+        self,
+        *,
+        url: str | None,
+        url_regex: str | None,
+        line: int,
+        column: int | None,
+        condition: str | None,
+        log_message: str | None = None,
+        hit_count: int | None = None,
     ) -> Breakpoint:
         self.require_enabled()
         live = await self._breakpoints.add(
-            self.config, url=url, url_regex=url_regex, line=line, column=column, condition=condition
+            self.config,
+            url=url,
+            url_regex=url_regex,
+            line=line,
+            column=column,
+            condition=condition,
+            log_message=log_message,
+            hit_count=hit_count,
         )
         return await self._breakpoints.described(live)
 
-    async def remove_breakpoint(self, breakpoint_id: str) -> BreakpointSpec:
+    async def set_trigger(self, kind: TriggerKind, value: str, dom_change: DomChange | None = None) -> Trigger:
+        """A breakpoint on a request, an event or a change of an element (see `triggers`)."""
         self.require_enabled()
+        return await self._triggers.add(self.config, kind, value, dom_change)
+
+    async def remove_breakpoint(self, breakpoint_id: str) -> BreakpointSpec | TriggerSpec:
+        self.require_enabled()
+        if self._triggers.get(breakpoint_id) is not None:
+            return await self._triggers.remove(self.config, breakpoint_id)
         return await self._breakpoints.remove(self.config, breakpoint_id)
 
-    async def breakpoints(self) -> list[Breakpoint]:
-        """The live breakpoints, their places in original coordinates where mapped."""
+    async def breakpoints(self) -> list[Breakpoint | Trigger]:
+        """The live breakpoints in the order they were set, line breakpoints' places in
+        original coordinates where mapped."""
         self.require_enabled()
-        return [await self._breakpoints.described(live) for live in self._breakpoints.listed()]
+        found: list[Breakpoint | Trigger] = [
+            await self._breakpoints.described(live) for live in self._breakpoints.listed()
+        ]
+        found += self._triggers.listed()
+        return sorted(found, key=lambda b: int(b.spec.id.removeprefix("bp")))
 
     async def same_name(self, name: str) -> list[str]:
         """Loaded scripts and original sources with the file name of `name`: what a breakpoint
@@ -220,40 +263,8 @@ class PageDebugger:
         return await self._run.go_on("Debugger.resume", timeout_ms, stepping=False)
 
     async def step(self, kind: StepKind, timeout_ms: int) -> RunOutcome:
-        """One step in the code the user wrote: in a source-mapped script, a step that lands on
-        the same original line, or on generated code no map covers, goes on, as DevTools does;
-        a step into library code (ignore-listed, node_modules) steps back out of it."""
-        start = await self.maps.original(self.require_paused().top.location)
-        depth = len(self.require_paused().frames)
-        outcome = await self._run.go_on(STEP_COMMANDS[kind], timeout_ms, stepping=True)
-        through: list[str] = []
-        for _ in range(MAX_EXTRA_STEPS):
-            if outcome.pause is None:
-                break
-            here = await self.maps.original(outcome.pause.top.location)
-            again = self._step_again(kind, start, depth, here, len(outcome.pause.frames))
-            if again is None:
-                break
-            if again == "out" and here.original is not None and here.original.source not in through:
-                through.append(here.original.source)
-            outcome = await self._run.go_on(STEP_COMMANDS[again], timeout_ms, stepping=True)
-        return replace(outcome, stepped_through=tuple(through))
-
-    def _step_again(
-        self, kind: StepKind, start: Location, depth: int, here: Location, here_depth: int
-    ) -> StepKind | None:
-        """The step to take after landing `here`, or None to stop there."""
-        if not self.maps.has_map(here.script_id):
-            return None  # plain script: every statement is the user's
-        if here.original is None:
-            return kind if kind != "out" else "over"  # generated glue no map covers
-        if here.original.library and (start.original is None or not start.original.library):
-            return "out"
-        same_line = start.original is not None and (start.original.url, start.original.line) == (
-            here.original.url,
-            here.original.line,
-        )
-        return kind if kind != "out" and same_line and here_depth == depth else None
+        """One step in the code the user wrote (see `original_stepping`)."""
+        return await step_in_original(self._run, self.maps, self.require_paused(), kind, timeout_ms)
 
     # --- frames -----------------------------------------------------------------------
 

@@ -23,17 +23,18 @@ async def take_pause_snapshot(
     """`pause` with its source line and top frame's variables; in `full`, with the console
     output since `console_mark` too (none without a mark)."""
     debugger = conn.features.debugger
-    pause = await debugger.maps.annotate(pause)
+    pause = await debugger.names.annotate(pause)
     source = await _source_line(debugger, pause.top.location)
     variables = await debugger.variables.locals_marked(pause, SNAPSHOT_LOCALS)
     console = conn.features.console.since(console_mark) if full and console_mark is not None else []
-    return PauseSnapshot(pause, source, full, variables, tuple(console))
+    failure = await _map_failure(debugger, pause.top.location)
+    return PauseSnapshot(pause, source, full, variables, tuple(console), failure)
 
 
 async def take_call_stack(debugger: PageDebugger, *, max_frames: int, max_variables: int) -> CallStack:
     """The current pause's frames (up to `max_frames`), each with its source line and up to
     `max_variables` variables of every scope but the global ones."""
-    pause = await debugger.maps.annotate(debugger.require_paused())
+    pause = await debugger.names.annotate(debugger.require_paused())
     frames = []
     for frame in pause.frames[:max_frames]:
         source = await _source_line(debugger, frame.location)
@@ -43,9 +44,16 @@ async def take_call_stack(debugger: PageDebugger, *, max_frames: int, max_variab
 
 
 async def _source_line(debugger: PageDebugger, location: Location) -> str:
-    """The line's text: the original source's when a map covers it and carries the source,
-    else the generated script's."""
+    """The line's text: the original source's when a map covers the place, else the generated
+    script's. An original line whose text cannot be had shows none, rather than the generated
+    text under the original line's number."""
+    if location.original is None:
+        return await debugger.scripts.source_line(location)
     original = await debugger.maps.original_source_line(location)
-    if original is not None:
-        return clip(original.strip(), ORIGINAL_LINE_CHARS)
-    return await debugger.scripts.source_line(location)
+    return clip(original.strip(), ORIGINAL_LINE_CHARS) if original is not None else ""
+
+
+async def _map_failure(debugger: PageDebugger, location: Location) -> str | None:
+    """Why the paused script is shown at its generated lines though it names a source map."""
+    await debugger.maps.map_for(location.script_id)  # tried once, so a failure is known
+    return debugger.maps.failure_once(location.script_id)

@@ -21,6 +21,7 @@ from cdpilot.browser.debugger.breakpoints import LiveBreakpoints
 from cdpilot.browser.debugger.debugger_facts import Frame, Pause, RunOutcome
 from cdpilot.browser.debugger.mapped_scripts import MappedScripts
 from cdpilot.browser.debugger.script_sources import ScriptSources
+from cdpilot.browser.debugger.triggers import TriggerBreakpoints
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import CdpCommandError, CdpilotError, StateError
 
@@ -31,10 +32,13 @@ PROBE = {"expression": f"0\n//# sourceURL={PROBE_URL}", "silent": True, "returnB
 class RunControl:
     """The pause the current page is in (if any), and the commands that end or make one."""
 
-    def __init__(self, scripts: ScriptSources, maps: MappedScripts, breakpoints: LiveBreakpoints) -> None:
+    def __init__(
+        self, scripts: ScriptSources, maps: MappedScripts, breakpoints: LiveBreakpoints, triggers: TriggerBreakpoints
+    ) -> None:
         self._scripts = scripts
         self._maps = maps
         self._breakpoints = breakpoints
+        self._triggers = triggers
         self._session: CdpSession | None = None
         self.paused: Pause | None = None
         self.pause_count = 0  # number of the newest pause seen
@@ -116,8 +120,11 @@ class RunControl:
         frames = tuple(self._frame(i, raw) for i, raw in enumerate(params.get("callFrames") or []))
         exception, reason = _exception(params)
         if reason is None:
-            reason = self._reason(str(params.get("reason", "other")), list(params.get("hitBreakpoints") or []))
-        self.paused = Pause(self.pause_count, reason, exception, frames, self._stepping)
+            reason = self._reason(
+                str(params.get("reason", "other")), list(params.get("hitBreakpoints") or []), params.get("data") or {}
+            )
+        segments, cut = self._scripts.async_stack(params)
+        self.paused = Pause(self.pause_count, reason, exception, frames, self._stepping, segments, cut)
         self._stepping = self._pause_requested = False
 
     async def _bind_then_run(self, script_id: str) -> None:
@@ -135,10 +142,15 @@ class RunControl:
         location = frame.location
         return replace(frame, location=self._maps.original_loaded(location, self._maps.loaded(location.script_id)))
 
-    def _reason(self, cdp_reason: str, cdp_hit: list[str]) -> str:
+    def _reason(self, cdp_reason: str, cdp_hit: list[str], data: dict[str, Any]) -> str:
         hit = self._breakpoints.ids_hit(cdp_hit)
         if hit:
             return "breakpoint " + ", ".join(hit)
+        triggered = self._triggers.ids_hit(cdp_reason, data)
+        if triggered:
+            return (
+                f"{TRIGGER_LABELS[cdp_reason]} breakpoint {', '.join(triggered)}: {_trigger_detail(cdp_reason, data)}"
+            )
         if self._stepping:
             return "step"
         if self._pause_requested:
@@ -157,6 +169,18 @@ class RunControl:
     def _require_session(self) -> CdpSession:
         assert self._session is not None, "a connection attaches its page before handing it out"
         return self._session
+
+
+TRIGGER_LABELS = {"XHR": "XHR/fetch", "EventListener": "event", "DOM": "DOM"}
+
+
+def _trigger_detail(cdp_reason: str, data: dict[str, Any]) -> str:
+    """What set a trigger breakpoint off: the request's URL, the event, the change."""
+    if cdp_reason == "XHR":
+        return str(data.get("url", ""))
+    if cdp_reason == "EventListener":
+        return str(data.get("eventName", "")).split(":", 1)[-1]
+    return str(data.get("type", "")).replace("-", " ")
 
 
 def not_paused_error() -> StateError:

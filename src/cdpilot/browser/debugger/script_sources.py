@@ -1,5 +1,5 @@
 """The scripts of the current page: where each sits, its source lines, and the reading of
-CDP's places and call frames into `Location` and `Frame`.
+CDP's places, call frames and async stacks into `Location`, `Frame` and `AsyncSegment`.
 
 A location in CDP names its script by id only; the URL comes from the script's
 ``Debugger.scriptParsed``. Inline scripts are positioned in their HTML document, so a source
@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from cdpilot.browser.debugger.debugger_facts import Frame, Location, Scope, ScriptInfo
+from cdpilot.browser.debugger.debugger_facts import AsyncFrame, AsyncSegment, Frame, Location, Scope, ScriptInfo
 from cdpilot.browser.own_scripts import is_own
+from cdpilot.browser.sourcemaps.sourcemap_facts import GeneratedPosition, split_lines
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import CdpCommandError
 from cdpilot.text import clip, cut_marker
@@ -86,8 +87,37 @@ class ScriptSources:
             location=self.location(raw["location"], str(raw.get("url") or "")),
             function_location=self.location(function_start) if function_start else None,
             call_frame_id=str(raw["callFrameId"]),
-            scopes=tuple(_scope(scope) for scope in raw.get("scopeChain", [])),
+            scopes=tuple(self._scope(scope) for scope in raw.get("scopeChain", [])),
         )
+
+    def position(self, location: Location) -> GeneratedPosition:
+        """`location` as a 0-based place in its script's own text, as source maps count: an
+        inline script's first line is its line in the document, and starts mid-way along it."""
+        script = self._scripts.get(location.script_id)
+        line, column = location.line - 1, location.column - 1
+        if script is not None:
+            column -= script.start_column if line == script.start_line else 0
+            line -= script.start_line
+        return GeneratedPosition(line, column)
+
+    def async_stack(self, paused: dict[str, Any]) -> tuple[tuple[AsyncSegment, ...], bool]:
+        """The async segments of a ``Debugger.paused`` (its ``asyncStackTrace`` and that one's
+        parents; a segment without frames has nothing to show and is left out), and whether
+        the chain goes on past them: a ``parentId`` stands for a part the browser kept but did
+        not send (beyond the depth we asked for, or in another target)."""
+        segments: list[AsyncSegment] = []
+        cut = bool(paused.get("asyncStackTraceId"))
+        raw = paused.get("asyncStackTrace")
+        while raw:
+            frames = tuple(
+                AsyncFrame(str(call.get("functionName") or ""), self.location(call, str(call.get("url") or "")))
+                for call in raw.get("callFrames") or []
+            )
+            if frames:
+                segments.append(AsyncSegment(str(raw.get("description") or "async call"), frames))
+            cut = cut or bool(raw.get("parentId"))
+            raw = raw.get("parent")
+        return tuple(segments), cut
 
     async def source_line(self, location: Location) -> str:
         """The source text at `location`'s line (a window around its column when the line is long)."""
@@ -113,19 +143,21 @@ class ScriptSources:
             reply = await self._session.send("Debugger.getScriptSource", {"scriptId": script_id})
         except CdpCommandError:
             return []  # a script of a page that is gone
-        lines = str(reply.get("scriptSource", "")).splitlines()
+        lines = split_lines(str(reply.get("scriptSource", "")))  # as CDP and source maps count lines
         self._sources[script_id] = lines
         if len(self._sources) > MAX_CACHED_SOURCES:
             self._sources.popitem(last=False)
         return lines
 
-
-def _scope(raw: dict[str, Any]) -> Scope:
-    holder = raw.get("object") or {}
-    object_id = holder.get("objectId")
-    return Scope(
-        kind=str(raw.get("type", "scope")),
-        name=str(raw.get("name") or ""),
-        object_id=str(object_id) if object_id is not None else None,
-        description=str(holder.get("description") or ""),
-    )
+    def _scope(self, raw: dict[str, Any]) -> Scope:
+        holder = raw.get("object") or {}
+        object_id = holder.get("objectId")
+        start, end = raw.get("startLocation"), raw.get("endLocation")
+        return Scope(
+            kind=str(raw.get("type", "scope")),
+            name=str(raw.get("name") or ""),
+            object_id=str(object_id) if object_id is not None else None,
+            description=str(holder.get("description") or ""),
+            start=self.location(start) if start else None,
+            end=self.location(end) if end else None,
+        )

@@ -25,7 +25,7 @@ class ScriptEntry:
 
     url: str
     map_state: MapState
-    map_note: str  # why a map failed; "" otherwise
+    map_note: str  # why a map failed, or what it loaded despite; "" when nothing was wrong
     sources: tuple[SourceFile, ...]  # the original files its map names
 
 
@@ -51,3 +51,13 @@ class SearchFindings:
     counted_all: bool  # False when counting stopped at MAX_HITS_COUNTED
     files_searched: int
     files_without_text: tuple[str, ...]  # original sources whose map carries no text
+
+
+@dataclass(frozen=True)
+class FunctionPlace:
+    """Where a function found by name is declared, and the line its body starts on."""
+
+    file: str  # an original file's project path, or a script's URL
+    declared_line: int  # 1-based
+    body_line: int  # the first line a breakpoint in it binds on
+    others: tuple[str, ...]  # other declarations of that name, as file:line

@@ -10,10 +10,17 @@ from __future__ import annotations
 
 import re
 
-from cdpilot.browser.debugger.breakpoints import url_ends_with
+from cdpilot.browser.debugger.breakpoint_requests import url_ends_with
 from cdpilot.browser.debugger.mapped_scripts import MappedScripts
 from cdpilot.browser.debugger.script_sources import ScriptSources
-from cdpilot.browser.debugger.source_facts import ScriptEntry, SearchFindings, SearchHit, SourceFile, SourceText
+from cdpilot.browser.debugger.source_facts import (
+    FunctionPlace,
+    ScriptEntry,
+    SearchFindings,
+    SearchHit,
+    SourceFile,
+    SourceText,
+)
 from cdpilot.browser.sourcemaps.sourcemap_facts import SourceEntry, split_lines
 from cdpilot.errors import ArgumentError, FieldProblem, StateError
 
@@ -36,7 +43,7 @@ class SourceFiles:
             failure = self._maps.failure(script_id)
             if source_map is not None:
                 files = tuple(SourceFile(e.name, e.ignored) for e in _distinct(source_map.sources))
-                entries.append(ScriptEntry(url, "loaded", "", files))
+                entries.append(ScriptEntry(url, "loaded", _notes_text(source_map.notes()), files))
             elif failure is not None:
                 entries.append(ScriptEntry(url, "failed", failure, ()))
             else:
@@ -70,21 +77,10 @@ class SourceFiles:
     async def search(self, query: str, *, regex: bool, limit: int) -> SearchFindings:
         """Lines that contain `query` (case-insensitive) or match it as a regex."""
         pattern = _pattern(query, regex)
-        files: list[tuple[str, bool, list[str]]] = []
-        without_text: list[str] = []
-        seen: set[str] = set()
-        for script in await self._maps.mapped():
-            for entry in _distinct(script.source_map.sources):
-                if entry.url in seen:
-                    continue
-                seen.add(entry.url)
-                if entry.content is None:
-                    without_text.append(entry.name)
-                else:
-                    files.append((entry.name, True, split_lines(entry.content)))
-        newest = {info.url: script_id for script_id, info in self._scripts.items()}
-        for url, script_id in newest.items():
-            files.append((url, False, await self._scripts.lines_of(script_id)))
+        files = await self._files()
+        without_text = sorted(
+            {entry.name for s in await self._maps.mapped() for entry in s.source_map.sources if entry.content is None}
+        )
         hits: list[SearchHit] = []
         total = 0
         for file, original, lines in files:
@@ -97,13 +93,67 @@ class SourceFiles:
                         return SearchFindings(tuple(hits), total, False, len(files), tuple(without_text))
         return SearchFindings(tuple(hits), total, True, len(files), tuple(without_text))
 
+    async def find_function(self, name: str) -> FunctionPlace:
+        """Where function `name` is declared (a function, a method, or a function assigned to
+        a name), original sources first; for ``Cart.total`` the method ``total``."""
+        pattern = _declaration(name.rsplit(".", 1)[-1])
+        found: list[tuple[str, int, list[str]]] = []
+        bundles = {script.url for script in await self._maps.mapped()}
+        for file, original, lines in await self._files():
+            if found and not original and file in bundles:
+                continue  # the bundle of an original found already: the same function, generated
+            found += [(file, number, lines) for number, line in enumerate(lines, 1) if pattern.search(line)]
+        if not found:
+            raise StateError(
+                f"No function named {name!r} is declared in the loaded sources.",
+                suggestion="Look for it with {tool:debugger_search_sources}, then set a breakpoint by line.",
+            )
+        file, number, lines = found[0]
+        opened = lines[number - 1].split("{", 1)
+        body_line = number if len(opened) > 1 and opened[1].strip() not in ("", "}") else number + 1
+        others = tuple(f"{other}:{line}" for other, line, _ in found[1:])
+        return FunctionPlace(file, number, min(body_line, len(lines)), others)
+
+    async def _files(self) -> list[tuple[str, bool, list[str]]]:
+        """(name, original?, lines) of every original source with text, then every script."""
+        files: list[tuple[str, bool, list[str]]] = []
+        seen: set[str] = set()
+        for script in await self._maps.mapped():
+            for entry in _distinct(script.source_map.sources):
+                if entry.url not in seen and entry.content is not None:
+                    seen.add(entry.url)
+                    files.append((entry.name, True, split_lines(entry.content)))
+        newest = {info.url: script_id for script_id, info in self._scripts.items()}
+        for url, script_id in newest.items():
+            files.append((url, False, await self._scripts.lines_of(script_id)))
+        return files
+
     async def _originals(self, name: str) -> list[SourceEntry]:
         return [entry for script in await self._maps.mapped() for entry in script.source_map.find_sources(name)]
+
+
+def _notes_text(notes: tuple[str, ...]) -> str:
+    """What was wrong in a map that still loaded (dropped mappings, say): the first, and how
+    many more."""
+    if not notes:
+        return ""
+    return notes[0] + (f" (and {len(notes) - 1} more notes)" if len(notes) > 1 else "")
 
 
 def _distinct(entries: tuple[SourceEntry, ...]) -> list[SourceEntry]:
     """One entry per source URL (an index map may name a file in several sections)."""
     return list({entry.url or f"#{entry.index}": entry for entry in entries}.values())
+
+
+def _declaration(name: str) -> re.Pattern[str]:
+    """A line that declares function `name`: ``function name(``, ``name(…) {`` (a method),
+    ``name = (…) =>`` / ``name = function``, ``name: function``."""
+    n = re.escape(name)
+    return re.compile(
+        rf"\bfunction\s*\*?\s*{n}\s*[(<]"
+        rf"|^\s*(?:(?:public|private|protected|static|async|get|set)\s+)*{n}\s*(?:<[^>]*>)?\([^)]*\)[^;=]*\{{"
+        rf"|\b{n}\s*[:=]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]*)?=>|[A-Za-z_$][\w$]*\s*=>)"
+    )
 
 
 def _pattern(query: str, regex: bool) -> re.Pattern[str]:

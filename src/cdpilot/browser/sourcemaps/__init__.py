@@ -11,7 +11,7 @@ from __future__ import annotations
 from cdpilot.browser.sourcemaps.map_cache import DEFAULT_CACHE_BYTES, SourceMapCache
 from cdpilot.browser.sourcemaps.map_parsing import DEFAULT_MAX_MAP_BYTES, parse_source_map
 from cdpilot.browser.sourcemaps.map_urls import decode_data_url, locate_source_map, resolve_url, source_url
-from cdpilot.browser.sourcemaps.source_map import SourceMap, identifier_renames
+from cdpilot.browser.sourcemaps.source_map import SourceMap, function_name, identifier_renames
 from cdpilot.browser.sourcemaps.source_names import display_name, matches_path, source_matches
 from cdpilot.browser.sourcemaps.sourcemap_facts import (
     GeneratedLookup,
@@ -40,6 +40,7 @@ __all__ = [
     "decode_data_url",
     "decode_vlq",
     "display_name",
+    "function_name",
     "identifier_renames",
     "locate_source_map",
     "matches_path",

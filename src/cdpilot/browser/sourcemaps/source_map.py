@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from cdpilot.browser.sourcemaps.source_names import source_matches
 from cdpilot.browser.sourcemaps.sourcemap_facts import (
@@ -42,6 +42,10 @@ from cdpilot.browser.sourcemaps.sourcemap_facts import (
 from cdpilot.browser.sourcemaps.vlq_mappings import KEY_STRIDE, UNMAPPED, MappingColumns, Section
 
 IDENTIFIER = re.compile(r"[A-Za-z_$\u0080-\U0010ffff][\w$\u0080-\U0010ffff]*")
+# What may stand between a function's name and its parameters: nothing (a declaration, a
+# method), or an assignment or property of a function expression or an arrow.
+BOUND_TO_FUNCTION = r"\s*(?:[=:]\s*(?:async\b\s*)?(?:function\b\s*)?\*?\s*)?"
+FUNCTION_HEAD_CHARS = 200  # how far before its parameters a function's name is looked for
 
 
 class SourceMap:
@@ -213,6 +217,36 @@ def identifier_renames(generated: str, named: Iterable[NamedPosition]) -> dict[s
     return {identifier: next(iter(names)) for identifier, names in seen.items() if len(names) == 1}
 
 
+def function_name(
+    source_map: SourceMap, lines: Sequence[str], generated_name: str, start: GeneratedPosition
+) -> str | None:
+    """The original name of the function named `generated_name` where it runs (as the
+    browser names it) whose parameters open at `start` in the generated script's `lines`
+    (where the browser says the function starts); None when the map does not rename it.
+
+    The map's segment at the generated name decides: the name just before the parameters
+    (``function s(``, a method's ``s(``) or bound to the function (``s=function(``,
+    ``s=async(…)=>``), which minifiers and bundlers map to the original identifier. A
+    function whose name is not found there falls back to the segment covering its ``(``, as
+    DevTools reads it. An anonymous function stays anonymous: whatever segment comes before its
+    parameters names something else."""
+    names = IDENTIFIER.findall(generated_name)  # "obj.method", "get size": the last part is the function's own
+    if not names or start.line >= len(lines):
+        return None
+    text = lines[start.line]
+    index = _utf16_index(text, start.column)
+    head = text[max(0, index - FUNCTION_HEAD_CHARS) : index]
+    found = re.search(rf"(?<![\w$]){re.escape(names[-1])}{BOUND_TO_FUNCTION}$", head)
+    if found:
+        original = source_map.name_at(start.line, _utf16_column(text, index - len(head) + found.start()))
+    elif text[index : index + 1] == "(":
+        position = source_map.original_position(start.line, start.column)
+        original = position.name if position is not None else None
+    else:
+        return None
+    return original if original != names[-1] else None
+
+
 def _identity(entry: SourceEntry) -> str:
     return entry.url or f"#{entry.index}"  # a null source has no URL: its index stands in
 
@@ -227,3 +261,10 @@ def _utf16_index(text: str, column: int) -> int:
             return index
         units += 2 if ord(char) > 0xFFFF else 1
     return len(text)
+
+
+def _utf16_column(text: str, index: int) -> int:
+    """The column, counted in UTF-16 code units, of index `index` in `text`."""
+    if text.isascii():
+        return index
+    return index + sum(1 for char in text[:index] if ord(char) > 0xFFFF)

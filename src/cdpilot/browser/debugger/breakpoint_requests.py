@@ -1,0 +1,102 @@
+"""What a breakpoint request means, before any browser is asked: its arguments checked, the
+URL regex a script name stands for, and the condition that carries a logpoint's message and
+a hit count (the browser has neither; both ride on the breakpoint's condition).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from cdpilot.browser.debugger.debugger_facts import BreakpointSpec
+from cdpilot.browser.sourcemaps.source_names import matches_path
+from cdpilot.browser.sourcemaps.sourcemap_facts import SourceEntry
+from cdpilot.errors import ArgumentError, FieldProblem, StateError
+
+
+def cdp_condition(spec: BreakpointSpec) -> str | None:
+    """The condition the browser evaluates at the breakpoint: the user's, then the hit count
+    (kept under a symbol-keyed global, so no page code sees it), then the logpoint's message,
+    which logs and answers false so the page never stops."""
+    if spec.condition is None and spec.hit_count is None and spec.log_message is None:
+        return None
+    expression = f"({spec.condition})" if spec.condition is not None else "true"
+    if spec.hit_count is not None:
+        key = json.dumps(spec.id)
+        counter = f"((hits) => (hits[{key}] = (hits[{key}] || 0) + 1) === {spec.hit_count})"
+        expression += f" && {counter}(globalThis[Symbol.for('cdpilot.hits')] ??= {{}})"
+    if spec.log_message is not None:
+        expression += f" && (console.log({log_arguments(spec.log_message)}), false)"
+    return expression
+
+
+def log_arguments(template: str) -> str:
+    """console.log's arguments for a logpoint message: its text, and each ``{expression}`` as
+    a value of its own (so objects show as objects, not as "[object Object]")."""
+    parts = []
+    for index, piece in enumerate(re.split(r"\{([^{}]+)\}", template)):
+        if index % 2:
+            parts.append(f"({piece})")
+        elif piece.strip():
+            parts.append(json.dumps(piece.strip()))
+    return ", ".join(parts) or '""'
+
+
+def suffix_regex(name: str) -> str:
+    """A URL regex for scripts whose path ends with `name` at a ``/``; a leading ``/`` anchors
+    it at the site root (``/dist/app.js``)."""
+    name = name.replace("\\", "/").removeprefix("./")
+    if name.startswith("/"):
+        return r"^[a-zA-Z][\w+.-]*://[^/]*" + re.escape(name) + r"(?:[?#].*)?$"
+    return r"(?:^|/)" + re.escape(name) + r"(?:[?#].*)?$"
+
+
+def url_ends_with(url: str, name: str) -> bool:
+    """Whether a script URL's path ends with `name` at a ``/`` (as `suffix_regex` matches)."""
+    return re.search(suffix_regex(name), url) is not None
+
+
+def no_code_error(spec: BreakpointSpec, entries: list[SourceEntry]) -> ArgumentError | StateError:
+    """No line from the asked one to the end of the file has code: past its end, or after the last code."""
+    entry = entries[0]
+    count = entry.line_count
+    if count is not None and spec.line > count:
+        return ArgumentError(
+            f"{entry.name} has {count} lines; line {spec.line} is past its end.",
+            problems=[FieldProblem("line_number", f"a line from 1 to {count}", str(spec.line))],
+            suggestion="Read the file with {tool:debugger_read_source} to pick a line.",
+        )
+    return StateError(
+        f"No code on line {spec.line} of {entry.name} or after it in the loaded scripts.",
+        suggestion="Pick a line with code: {tool:debugger_read_source} shows the file.",
+    )
+
+
+def check_script_choice(url: str | None, url_regex: str | None) -> None:
+    if (url is None) == (url_regex is None):
+        given = "both" if url is not None else "neither"
+        raise ArgumentError(
+            "A breakpoint needs a script: url or url_regex.",
+            problems=[FieldProblem("url / url_regex", "exactly one of them", given)],
+            suggestion="Give the script's URL or the end of it (app.js), an original file (src/cart.ts), "
+            "or a regex that matches the script's URL.",
+        )
+    if url_regex is not None:
+        try:
+            re.compile(url_regex)
+        except re.error as exc:
+            raise ArgumentError(
+                "url_regex is not a valid regular expression.",
+                problems=[FieldProblem("url_regex", "a regular expression", f"one that fails: {exc}")],
+            ) from exc
+
+
+def same_place(spec: BreakpointSpec, url: str | None, url_regex: str | None, line: int, column: int | None) -> bool:
+    return (spec.url, spec.url_regex, spec.line, spec.column) == (url, url_regex, line, column)
+
+
+def matching_names(name: str, candidates: list[str]) -> list[str]:
+    """Files and scripts that share `name`'s file name: what a breakpoint on an unknown file
+    may have meant."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    return [candidate for candidate in candidates if matches_path(candidate.split("?", 1)[0], base)]
