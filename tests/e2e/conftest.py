@@ -35,3 +35,12 @@ async def client(request: pytest.FixtureRequest, output_dir: Path) -> AsyncItera
     """The real server in one mode, with a browser launched."""
     async with browser_session(request.param, "--output-dir", str(output_dir / request.param)) as session:
         yield session
+
+
+@pytest.fixture
+async def debugging(client: ModeClient) -> AsyncIterator[ModeClient]:
+    """The debugger on, on a blank page; turned off afterwards (which also resumes)."""
+    await client.ok("navigate", url="about:blank")
+    await client.ok("debugger_enable")
+    yield client
+    await client.ok("debugger_disable")

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 
+import anyio
 from cdpilot_generated.catalog import DISPATCH, ActionRoute, RuleRoute
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
@@ -81,6 +82,16 @@ class ModeClient:
         result = await self.call(tool, **arguments)
         assert result.is_error, text_of(result)
         return str(result.meta["cdpilot/errorType"]), text_of(result)
+
+    async def stack_once_paused(self, within_s: float = 10) -> str:
+        """The call stack once the page pauses: a click answers before an awaited fetch or a
+        timer it starts has run, so the pause may come after it. Polled, with a deadline."""
+        with anyio.fail_after(within_s):
+            while True:
+                result = await self.call("debugger_get_call_stack")
+                if not result.is_error:
+                    return text_of(result)
+                await anyio.sleep(0.05)
 
     async def js(self, expression: str) -> Any:
         """Read page state straight from the browser (evaluate_js), for asserting effects."""

@@ -4,12 +4,9 @@ where a map covers them, in the call stack and, in one line, in the pause bundle
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import anyio
 import pytest
 
-from tests.e2e.harness import ModeClient, text_of
+from tests.e2e.harness import ModeClient
 from tests.support.bundle_site import BUNDLE_PAGES, ts_line
 from tests.support.debug_site import APP_JS, DEBUG_PAGES, line_of
 from tests.support.site import SITE
@@ -17,28 +14,7 @@ from tests.support.site import SITE
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 PAGES = {**SITE, **DEBUG_PAGES, **BUNDLE_PAGES}
-PAUSE_WAIT_S = 10  # the pause follows a fetch and a 10 ms timer: far less on any machine
 SPIN_TIMER = APP_JS.splitlines().index("  setTimeout(spin);") + 1  # in the #spin button's listener
-
-
-@pytest.fixture
-async def debugging(client: ModeClient) -> AsyncIterator[ModeClient]:
-    """The debugger on, on a blank page; turned off afterwards (which also resumes)."""
-    await client.ok("navigate", url="about:blank")
-    await client.ok("debugger_enable")
-    yield client
-    await client.ok("debugger_disable")
-
-
-async def stack_once_paused(client: ModeClient) -> str:
-    """The call stack once the page pauses: a click answers before the awaited fetch or the
-    timer it starts has run, so the pause may come after it. Polled, with a deadline."""
-    with anyio.fail_after(PAUSE_WAIT_S):
-        while True:
-            result = await client.call("debugger_get_call_stack")
-            if not result.is_error:
-                return text_of(result)
-            await anyio.sleep(0.05)
 
 
 async def test_a_pause_after_awaits_shows_the_awaiting_caller_in_its_ts_source(
@@ -49,7 +25,7 @@ async def test_a_pause_after_awaits_shows_the_awaiting_caller_in_its_ts_source(
     returns = ts_line("api.ts", "api-return")
     await client.ok("debugger_set_breakpoint", url="api.ts", line_number=returns)
     await client.ok("click_element", selector="#price")
-    stack = await stack_once_paused(client)
+    stack = await client.stack_once_paused()
     assert f"#0 loadPrice app/src/api.ts:{returns}:" in stack, stack
     # loadPrice resumed from a microtask: no caller is left on the stack but the one that awaits it.
     awaited = f"-- await --\n  at onPrice app/src/main.ts:{ts_line('main.ts', 'main-await-price')}:"
@@ -65,7 +41,7 @@ async def test_a_timer_callback_shows_who_set_the_timer_in_the_stack_and_the_bun
     await client.ok("navigate", url=f"{site_url}/debug")
     await client.ok("debugger_set_breakpoint", url=f"{site_url}/static/app.js", line_number=line_of("spin"))
     await client.ok("click_element", selector="#spin")
-    stack = await stack_once_paused(client)
+    stack = await client.stack_once_paused()
     assert f"#0 spin app.js:{line_of('spin')}:" in stack, stack
     assert f"-- setTimeout --\n  at (anonymous) app.js:{SPIN_TIMER}:" in stack, stack
     stepped = await client.ok("debugger_step_over", include_context=True)

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-import anyio
 import pytest
 
-from tests.e2e.harness import ModeClient, text_of
+from tests.e2e.harness import ModeClient
 from tests.support.bundle_site import BUNDLE_PAGES, ts_line
 from tests.support.debug_site import DEBUG_PAGES
 from tests.support.site import SITE
@@ -75,17 +74,7 @@ async def test_event_breakpoints_on_a_listener_and_on_a_timer(cart: ModeClient) 
     listed = await cart.ok("debugger_list_breakpoints")
     assert listed == "1 breakpoint(s):\n- bp2 on event setTimeout", listed
     await cart.ok("click_element", selector="#price")  # the timer is set once the fetch answers
-    assert "Paused (event breakpoint bp2: setTimeout)" in await paused_stack(cart)
-
-
-async def paused_stack(client: ModeClient) -> str:
-    """The call stack once the page pauses: polled, with a deadline."""
-    with anyio.fail_after(10):
-        while True:
-            result = await client.call("debugger_get_call_stack")
-            if not result.is_error:
-                return text_of(result)
-            await anyio.sleep(0.05)
+    assert "Paused (event breakpoint bp2: setTimeout)" in await cart.stack_once_paused()
 
 
 async def test_a_dom_breakpoint_pauses_where_the_element_changes(client: ModeClient, site_url: str) -> None:

@@ -4,8 +4,6 @@ steps at TypeScript lines, finding code, partial script URLs, and broken maps.""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from tests.e2e.harness import ModeClient
@@ -15,15 +13,6 @@ pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 PAGES = BUNDLE_PAGES
 LOOP = ts_line("cart.ts", "cart-total-loop")
-
-
-@pytest.fixture
-async def debugging(client: ModeClient) -> AsyncIterator[ModeClient]:
-    """The debugger on, on a blank page; turned off afterwards (which also resumes)."""
-    await client.ok("navigate", url="about:blank")
-    await client.ok("debugger_enable")
-    yield client
-    await client.ok("debugger_disable")
 
 
 async def test_a_breakpoint_on_a_ts_file_set_before_the_page_loads_hits_at_the_ts_line(
