@@ -271,27 +271,48 @@ async def test_bad_debugger_arguments(debug_page: ModeClient, site_url: str) -> 
     assert await result_text(client) == "45"
 
 
-async def test_every_debugger_tool_needs_the_debugger_enabled(client: ModeClient, site_url: str) -> None:
+async def test_the_debugger_tools_that_read_or_run_a_pause_need_it_enabled(client: ModeClient, site_url: str) -> None:
     await client.ok("navigate", url=site_url + "/debug")
     enable = "enable_debug_tools()" if client.mode == "smart" else "debugger_enable()"
     calls: list[tuple[str, dict[str, object]]] = [
-        ("debugger_set_breakpoint", {"url": app_js(site_url), "line_number": 1}),
         ("debugger_remove_breakpoint", {"breakpoint_id": "bp1"}),
         ("debugger_list_breakpoints", {}),
-        ("debugger_pause", {}),
         ("debugger_resume", {}),
         ("debugger_step_over", {}),
         ("debugger_step_into", {}),
         ("debugger_step_out", {}),
         ("debugger_get_call_stack", {}),
         ("debugger_evaluate_on_call_frame", {"call_frame_id": 0, "expression": "1"}),
-        ("debugger_set_pause_on_exceptions", {"state": "all"}),
+        ("debugger_list_scripts", {}),
         ("debugger_disable", {}),
     ]
     for tool, arguments in calls:
         kind, text = await client.error(tool, **arguments)
         assert kind == "DEBUGGER", (tool, text)
         assert "The debugger is not enabled on this page." in text and enable in text, (tool, text)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "then"),
+    [
+        ("debugger_set_breakpoint", {"url": "app.js", "line_number": 1}, "Breakpoint bp1 at app.js:1"),
+        ("debugger_set_event_breakpoint", {"event_name": "click"}, "Breakpoint bp1 on event click."),
+        ("debugger_set_pause_on_exceptions", {"state": "uncaught"}, "Pausing on uncaught exceptions"),
+        ("debugger_pause", {"timeout_ms": 200}, "Pause requested; no script ran within 200 ms."),
+    ],
+)
+async def test_breakpoints_and_pauses_turn_the_debugger_on_themselves(
+    client: ModeClient, site_url: str, tool: str, arguments: dict[str, object], then: str
+) -> None:
+    await client.ok("navigate", url=site_url + "/debug")
+    text = await client.ok(tool, **arguments)
+    assert text.splitlines()[0] == f"Debugger enabled on {site_url}/debug.", text
+    assert text.splitlines()[1].startswith(then), text
+    await client.ok("debugger_list_breakpoints")  # on now, for the tools that need it
+    if tool == "debugger_pause":  # the request stands: the next script the page runs stops
+        assert "Paused (pause requested)" in await client.ok("click_element", selector="#compute")
+        await client.ok("debugger_resume")
+    await client.ok("debugger_disable")
 
 
 async def test_breakpoints_are_kept_per_target(debug_page: ModeClient, site_url: str) -> None:

@@ -72,6 +72,7 @@ async def debugger_skip_all_pauses(args: DebuggerSkipAllPausesArgs, ctx: ToolCon
 
 async def debugger_set_breakpoint(args: DebuggerSetBreakpointArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
+    enabled = await _enabled_now(conn)
     breakpoint_ = await conn.features.debugger.set_breakpoint(
         url=args.url,
         url_regex=args.url_regex,
@@ -83,31 +84,36 @@ async def debugger_set_breakpoint(args: DebuggerSetBreakpointArgs, ctx: ToolCont
     )
     debugger = conn.features.debugger
     same_name = await debugger.same_name(args.url) if args.url is not None and not breakpoint_.resolved else []
-    return _lines(breakpoint_set_lines(breakpoint_, debugger.scripts.urls(), same_name))
+    return _lines(enabled + breakpoint_set_lines(breakpoint_, debugger.scripts.urls(), same_name))
 
 
 async def debugger_set_function_breakpoint(args: DebuggerSetFunctionBreakpointArgs, ctx: ToolContext) -> ToolResult:
-    debugger = ctx.connections.get(args.connection_id).features.debugger
+    conn = ctx.connections.get(args.connection_id)
+    enabled, debugger = await _enabled_now(conn), conn.features.debugger
     place = await debugger.files.find_function(args.function_name)
     breakpoint_ = await debugger.set_breakpoint(
         url=place.file, url_regex=None, line=place.body_line, column=None, condition=None
     )
-    return _lines(function_breakpoint_lines(place, breakpoint_, debugger.scripts.urls()))
+    return _lines(enabled + function_breakpoint_lines(place, breakpoint_, debugger.scripts.urls()))
 
 
 async def debugger_set_xhr_breakpoint(args: DebuggerSetXhrBreakpointArgs, ctx: ToolContext) -> ToolResult:
-    debugger = ctx.connections.get(args.connection_id).features.debugger
-    return _lines(trigger_set_lines(await debugger.set_trigger("xhr", args.url_contains)))
+    conn = ctx.connections.get(args.connection_id)
+    enabled = await _enabled_now(conn)
+    return _lines(enabled + trigger_set_lines(await conn.features.debugger.set_trigger("xhr", args.url_contains)))
 
 
 async def debugger_set_event_breakpoint(args: DebuggerSetEventBreakpointArgs, ctx: ToolContext) -> ToolResult:
-    debugger = ctx.connections.get(args.connection_id).features.debugger
-    return _lines(trigger_set_lines(await debugger.set_trigger("event", args.event_name)))
+    conn = ctx.connections.get(args.connection_id)
+    enabled = await _enabled_now(conn)
+    return _lines(enabled + trigger_set_lines(await conn.features.debugger.set_trigger("event", args.event_name)))
 
 
 async def debugger_set_dom_breakpoint(args: DebuggerSetDomBreakpointArgs, ctx: ToolContext) -> ToolResult:
-    debugger = ctx.connections.get(args.connection_id).features.debugger
-    return _lines(trigger_set_lines(await debugger.set_trigger("dom", args.selector, args.dom_change)))
+    conn = ctx.connections.get(args.connection_id)
+    enabled = await _enabled_now(conn)
+    trigger = await conn.features.debugger.set_trigger("dom", args.selector, args.dom_change)
+    return _lines(enabled + trigger_set_lines(trigger))
 
 
 async def debugger_remove_breakpoint(args: DebuggerRemoveBreakpointArgs, ctx: ToolContext) -> ToolResult:
@@ -124,11 +130,13 @@ async def debugger_list_breakpoints(args: DebuggerListBreakpointsArgs, ctx: Tool
 async def debugger_pause(args: DebuggerPauseArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
     mark = conn.features.console.mark()
+    enabled = await _enabled_now(conn)
     pause = await conn.features.debugger.pause(args.timeout_ms)
     if pause is None:
-        return ToolResult(pause_pending_line(args.timeout_ms))
+        return _lines([*enabled, pause_pending_line(args.timeout_ms)])
     full = wants_context(args.include_context, ctx)
-    return _lines(pause_bundle_lines(await take_pause_snapshot(conn, pause, full=full, console_mark=mark)))
+    snapshot = await take_pause_snapshot(conn, pause, full=full, console_mark=mark)
+    return _lines(enabled + pause_bundle_lines(snapshot))
 
 
 async def debugger_resume(args: DebuggerResumeArgs, ctx: ToolContext) -> ToolResult:
@@ -164,8 +172,9 @@ async def debugger_evaluate_on_call_frame(args: DebuggerEvaluateOnCallFrameArgs,
 
 async def debugger_set_pause_on_exceptions(args: DebuggerSetPauseOnExceptionsArgs, ctx: ToolContext) -> ToolResult:
     conn = ctx.connections.get(args.connection_id)
+    enabled = await _enabled_now(conn)
     await conn.features.debugger.set_pause_on_exceptions(args.state)
-    return ToolResult(exception_state_line(args.state))
+    return _lines([*enabled, exception_state_line(args.state)])
 
 
 async def debugger_list_scripts(args: DebuggerListScriptsArgs, ctx: ToolContext) -> ToolResult:
@@ -213,6 +222,14 @@ async def _after_run(
         snapshot = await take_pause_snapshot(conn, outcome.pause, full=full, console_mark=mark)
         return _lines(paused_again_lines(command, snapshot, stepped_through=outcome.stepped_through))
     return _lines(ran_on_lines(command, busy=outcome.busy, console=conn.features.console.since(mark)))
+
+
+async def _enabled_now(conn: BrowserConnection) -> list[str]:
+    """Breakpoints, pauses and exception pauses need the debugger: they turn it on themselves,
+    and their answer says so in one line ([] when it was on already)."""
+    if not await conn.features.debugger.enable():
+        return []
+    return enabled_lines(True, conn.target_url, ())[:1]
 
 
 def _lines(lines: list[str]) -> ToolResult:
