@@ -2,11 +2,12 @@
 
 cdpilot runs next to the stock SDK server, interleaved run by run. The mode only picks
 which pre-serialised manifest is served, so one mode (legacy, as in the scenario) stands
-for both. Each run then makes one trivial call (`chrome_list_connections`) at once, with
-no pause for thought, and times its answer too: cdpilot loads its handler layer after
-answering tools/list (`cdpilot.server.app.Backend`), and that figure shows what the loading
-costs a client that calls without reading the tools first. The other cold start, spawn →
-first `navigate` finished, is read off the scenario's runs (`bench.scenario`).
+for both. cdpilot answers the handshake before its MCP SDK is imported, while a thread
+imports the SDK and the handler layer (`cdpilot.server.app`); so each run then makes one
+trivial call (`chrome_list_connections`) at once, with no pause for thought, and times its
+answer too: that figure shows what the loading costs a client that calls without reading
+the tools first. The other cold start, spawn → first `navigate` finished, is read off the
+scenario's runs (`bench.scenario`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The exact tools/list payload of each mode, as clients receive it.
+"""The exact tools/list payload of each mode, as clients receive it, and the group(s) of each tool.
 
 Legacy mode documents every parameter. Smart mode is the lean mode (its tools/list
 within 11,500 characters): its schemas keep every constraint, so they refuse exactly what the
@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from codegen.catalog import Catalog, legacy_names, smart_names
-from codegen.smart import derived_annotations, input_schema
+from codegen.smart import derived_annotations, input_schema, targets
 
 # The MCP spec's value for an absent hint: sending it again only costs tokens.
 MCP_HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
@@ -75,3 +75,22 @@ def payload(catalog: Catalog, mode: str) -> str:
 
 def compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def granular_groups(catalog: Catalog) -> dict[str, str]:
+    """Each granular tool's group (``x-cdpilot.group``, also its folder under ``tools/``), by name."""
+    return {name: catalog.granular[name].meta["group"] for name in sorted(catalog.granular)}
+
+
+def tool_groups(catalog: Catalog, mode: str) -> dict[str, tuple[str, ...]]:
+    """The groups of each tool of a mode: a granular tool's own, or for a smart tool those of the
+    granular tools it routes to, since it can do what any of them does (a filter that leaves out
+    the ``evaluate`` group must leave out the smart tool that reaches ``evaluate_js``)."""
+    groups = granular_groups(catalog)
+    names = smart_names(catalog) if mode == "smart" else legacy_names(catalog)
+    return {
+        name: tuple(sorted({groups[t.name] for t in targets(catalog, catalog.smart[name])}))
+        if mode == "smart" and name in catalog.smart
+        else (groups[name],)
+        for name in names
+    }

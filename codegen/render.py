@@ -8,7 +8,8 @@ from typing import Any
 
 from codegen import HEADER, PACKAGE
 from codegen.catalog import MODES, RESOLVERS, Catalog, GranularTool, SmartTool, legacy_names, smart_names
-from codegen.manifest import compact, manifest
+from codegen.handshake_answers import INSTRUCTIONS, SERVER_NAME, initialize_results, listed_as_is, server_version
+from codegen.manifest import compact, granular_groups, manifest, tool_groups
 from codegen.models import model_modules
 from codegen.smart import input_schema, omitted_owners, spellings
 from codegen.templating import environment
@@ -57,6 +58,8 @@ def render_templates(catalog: Catalog) -> dict[str, str]:
     env.filters["py"] = repr
     env.filters["compact"] = compact
     granular = sorted(catalog.granular.values(), key=lambda t: t.name)
+    version = server_version()
+    groups = granular_groups(catalog)
     context = {
         "header": HEADER,
         "granular": granular,
@@ -64,6 +67,14 @@ def render_templates(catalog: Catalog) -> dict[str, str]:
         "exposed": {name: _exposed(catalog, smart) for name, smart in catalog.smart.items()},
         "modes": {"smart": smart_names(catalog), "legacy": legacy_names(catalog)},
         "manifests": {mode: manifest(catalog, mode) for mode in MODES},
+        "server_name": SERVER_NAME,
+        "server_version": version,
+        "instructions": INSTRUCTIONS,
+        "initialize_results": initialize_results(version),
+        "groups": sorted(set(groups.values())),
+        "granular_groups": groups,
+        "tool_groups": {mode: tool_groups(catalog, mode) for mode in MODES},
+        "listed_as_is": listed_as_is(catalog),
         "resolvers": RESOLVERS,
         "spellings": _spellings(catalog, granular),
         "model_modules": {group: sorted(models) for group, models in model_modules(catalog).items()},

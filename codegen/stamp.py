@@ -2,8 +2,9 @@
 
 A full run lints every schema and calls datamodel-code-generator: seconds, for nothing when
 no input changed. The stamp records a hash of every input (each schema file, each file of
-``codegen/`` — sources and templates — and the versions of the generator, of the tools it
-drives and of Python) and a hash of each file the run wrote. When the input hash matches
+``codegen/`` — sources and templates —, ``pyproject.toml`` for the package version the
+handshake answers carry, and the versions of the generator, of the tools it drives and of
+Python) and a hash of each file the run wrote. When the input hash matches
 and the package on disk is exactly the files of the stamp, byte for byte (none edited,
 removed or added), there is nothing to do.
 
@@ -25,7 +26,8 @@ from codegen import GENERATOR_VERSION
 
 STAMP_NAME = ".codegen-stamp.json"
 CODEGEN_DIR = Path(__file__).resolve().parent
-TOOLS = ("datamodel-code-generator", "jinja2")  # their output is part of ours
+PYPROJECT = CODEGEN_DIR.parent / "pyproject.toml"
+TOOLS = ("datamodel-code-generator", "jinja2", "mcp-types")  # their output is part of ours
 
 
 def input_hash(schemas: Path) -> str:
@@ -37,6 +39,7 @@ def input_hash(schemas: Path) -> str:
     for label, root in (("schemas", schemas), ("codegen", CODEGEN_DIR)):
         for rel, sha in _file_hashes(root, "*.json" if label == "schemas" else "*").items():
             digest.update(f"\0{label}/{rel}\0{sha}".encode())
+    digest.update(f"\0pyproject.toml\0{_sha(PYPROJECT.read_bytes())}".encode())
     return digest.hexdigest()
 
 

@@ -1,17 +1,29 @@
-"""`Backend` alone: the handler layer loads once, on first need, and a broken table stops the server."""
+"""`Backend` alone (the handler layer loads once, and a broken table stops the server), what the
+server imports before its handshake, and the SDK's server with progress notifications."""
 
 from __future__ import annotations
 
 import asyncio
 import subprocess
 import sys
+from collections.abc import Mapping
+from typing import Any
 
+import anyio
+import mcp_types as types
 import pytest
+from mcp import Client
+from mcp.server.session import ServerSession
 
 import cdpilot.handlers
 from cdpilot.context import Settings
+from cdpilot.progress import report
 from cdpilot.server.app import Backend
 from cdpilot.server.registry import Registry
+from cdpilot.server.sdk_server import build_server
+from tests.support.sdk_wire import exchange
+
+TOOLS_JSON = '{"tools":[{"name":"navigate","inputSchema":{"type":"object"}}]}'
 
 
 class Stops:
@@ -67,12 +79,29 @@ async def test_a_call_on_a_broken_table_gets_no_answer(monkeypatch: pytest.Monke
         await call
 
 
-def test_the_handler_layer_is_not_imported_until_loaded() -> None:
-    """What makes the handshake cheap: the server module imports no handler, registry or browser code."""
+def test_the_server_module_imports_nothing_heavy() -> None:
+    """What makes the handshake quick: neither the server module nor the command line imports the
+    SDK, pydantic, anyio, websockets, the handlers, the registry or the browser's connections; a
+    thread loads them while the handshake is answered."""
+    heavy = (
+        "mcp",
+        "mcp_types",
+        "pydantic",
+        "pydantic_core",
+        "anyio",
+        "websockets",
+        "cdpilot.handlers",
+        "cdpilot.server.registry",
+        "cdpilot.server.sdk_server",
+        "cdpilot.server.stdio",
+        "cdpilot.server.fast_path",
+        "cdpilot.browser.session.manager",
+        "cdpilot.cdp",
+        "cdpilot_generated.models",
+        "cdpilot_generated.catalog",
+    )
     probe = (
-        "import sys, cdpilot.server.app; "
-        "print(sorted(m for m in sys.modules if m.startswith(('cdpilot.handlers', 'cdpilot.server.registry', "
-        "'cdpilot.browser', 'cdpilot.cdp', 'cdpilot_generated.models', 'websockets'))))"
+        f"import sys, cdpilot.cli, cdpilot.server.app; print(sorted(m for m in sys.modules if m.startswith({heavy!r})))"
     )
     found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert found.stdout.strip() == "[]"
@@ -90,3 +119,96 @@ def test_a_handler_module_that_fails_to_import_stops_the_server_too(
     assert backend.problems[0].startswith("the handler layer failed to load (ModuleNotFoundError: ")
     err = capsys.readouterr().err
     assert "Traceback" in err and f"cdpilot: {backend.problems[0]}" in err
+
+
+class Reporting:
+    """A stub tool that reports progress twice, then answers."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
+        self.calls += 1
+        await report("Launching Chromium")
+        await report("Loading http://127.0.0.1/")
+        return types.CallToolResult(content=[types.TextContent(type="text", text=f"{name} done")])
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 0,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def call_request(request_id: int, **params: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": "navigate", **params}}
+
+
+@pytest.mark.anyio
+async def test_a_call_with_a_progress_token_sends_numbered_progress_with_messages_before_its_answer() -> None:
+    written = await exchange(
+        build_server(Reporting().call, TOOLS_JSON),
+        INITIALIZE,
+        INITIALIZED,
+        call_request(1, _meta={"progressToken": "t"}),
+    )
+    assert written[1:] == [
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/progress",
+            "params": {"progressToken": "t", "progress": 1.0, "message": "Launching Chromium"},
+        },
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/progress",
+            "params": {"progressToken": "t", "progress": 2.0, "message": "Loading http://127.0.0.1/"},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {"content": [{"type": "text", "text": "navigate done"}], "isError": False},
+        },
+    ]
+
+
+@pytest.mark.anyio
+async def test_a_call_without_a_token_sends_no_progress() -> None:
+    reporting = Reporting()
+    written = await exchange(build_server(reporting.call, TOOLS_JSON), INITIALIZE, INITIALIZED, call_request(1))
+    assert [message.get("id") for message in written] == [0, 1] and reporting.calls == 1
+
+
+@pytest.mark.anyio
+async def test_the_official_client_gets_its_progress_callback_called() -> None:
+    received: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        received.append((progress, total, message))
+
+    async with Client(build_server(Reporting().call, TOOLS_JSON), mode="legacy") as client:
+        result = await client.call_tool("navigate", {}, progress_callback=on_progress)
+    assert not result.is_error
+    assert received == [(1, None, "Launching Chromium"), (2, None, "Loading http://127.0.0.1/")]
+
+
+@pytest.mark.anyio
+async def test_progress_that_cannot_be_sent_does_not_fail_the_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(self: ServerSession, *args: object, **kwargs: object) -> None:
+        raise anyio.BrokenResourceError
+
+    monkeypatch.setattr(ServerSession, "report_progress", broken)
+    reporting = Reporting()
+    written = await exchange(
+        build_server(reporting.call, TOOLS_JSON), INITIALIZE, INITIALIZED, call_request(1, _meta={"progressToken": 7})
+    )
+    assert written[1:] == [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {"content": [{"type": "text", "text": "navigate done"}], "isError": False},
+        }
+    ]
+    assert reporting.calls == 1

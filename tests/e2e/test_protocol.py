@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -14,7 +15,7 @@ import pytest
 from cdpilot_generated import manifests
 from mcp.shared.exceptions import MCPError
 
-from tests.e2e.harness import Handshake, RawServer, mcp_client, text_of
+from tests.e2e.harness import Handshake, RawServer, mcp_client, server_env, text_of
 
 pytestmark = pytest.mark.anyio
 
@@ -128,7 +129,7 @@ async def test_invalid_arguments_are_a_validation_result_naming_the_field(
 async def test_navigate_without_a_browser_suggests_the_launch_tool_of_the_mode(
     mode: str, tool: str, launch: str
 ) -> None:
-    async with mcp_client(mode) as client:
+    async with mcp_client(mode, "--no-auto-launch") as client:
         result = await client.call_tool(tool, {"url": "http://127.0.0.1:1/"})
     assert result.is_error
     assert result.meta is not None and result.meta["cdpilot/errorType"] == "CONNECTION"
@@ -208,7 +209,7 @@ def test_stdin_from_a_file_or_dev_null_is_served_and_ends_cleanly(tmp_path: Path
 
 
 async def test_a_tool_over_its_rate_limit_is_refused_clearly_and_other_tools_go_on() -> None:
-    async with mcp_client("legacy", "--rate-limit", "3/60") as client:
+    async with mcp_client("legacy", "--rate-limit", "3/60", "--no-auto-launch") as client:
         for _ in range(3):
             assert not (await client.call_tool("chrome_list_connections", {})).is_error
         refused = await client.call_tool("chrome_list_connections", {})
@@ -231,8 +232,9 @@ async def test_a_tool_over_its_rate_limit_is_refused_clearly_and_other_tools_go_
     ],
 )
 async def test_the_fast_path_answers_exactly_as_the_sdk_path(name: str, arguments: dict[str, object]) -> None:
-    """A progress token keeps a call on the SDK's path; without one it takes cdpilot's fast path."""
-    server = await RawServer.start("legacy")
+    """A progress token keeps a call on the SDK's path; without one it takes cdpilot's fast path.
+    (No auto-launch: the first navigate would launch a browser and say so, the second not.)"""
+    server = await RawServer.start("legacy", "--no-auto-launch")
     try:
         await server.initialize()
         via_sdk = await server.request(
@@ -246,20 +248,85 @@ async def test_the_fast_path_answers_exactly_as_the_sdk_path(name: str, argument
 
 
 @pytest.mark.parametrize("mode", ["smart", "legacy"])
-async def test_tools_list_from_the_fast_path_equals_the_sdks(mode: str) -> None:
-    """Before notifications/initialized the SDK answers tools/list; after it, the fast path writes
-    the manifest as serialised. A client must not be able to tell them apart."""
+async def test_tools_list_is_the_same_from_the_handshake_the_sdk_and_the_fast_path(mode: str) -> None:
+    """The handshake answers tools/list until the SDK is loaded; then the SDK does until
+    notifications/initialized, and the fast path after it. A client must not be able to tell."""
     server = await RawServer.start(mode)
     try:
         await server.request(
             "initialize",
             {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
         )
+        via_handshake = await server.request("tools/list")
+        # A call is answered only once the SDK has taken over; before notifications/initialized
+        # the fast path leaves it, and tools/list, to the SDK.
+        assert "error" in await server.call_tool("no_such_tool", {})
         via_sdk = await server.request("tools/list")
         await server.send_raw(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         via_fast_path = await server.request("tools/list")
-        del via_sdk["id"], via_fast_path["id"]
-        assert via_fast_path == via_sdk
-        assert via_fast_path["result"] == json.loads(MANIFESTS[mode])
+        assert via_handshake["result"] == via_sdk["result"] == via_fast_path["result"] == json.loads(MANIFESTS[mode])
     finally:
+        await server.kill()
+
+
+# The server with its SDK held back until the test lets it load: the thread that imports it
+# first waits for a byte on a pipe, then says what was imported before it.
+GATED_SERVER = """
+import os, sys
+from cdpilot import cli
+from cdpilot.server import app
+
+load = app.load_sdk_side
+heavy = ("mcp", "mcp_types", "pydantic", "pydantic_core", "anyio", "websockets")
+
+
+def gated() -> None:
+    os.read(int(os.environ["CDPILOT_TEST_GATE"]), 1)
+    early = sorted(m for m in sys.modules if m.split(".")[0] in heavy)
+    print(f"imported before the SDK: {early}", file=sys.stderr, flush=True)
+    load()
+
+
+app.load_sdk_side = gated
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+async def test_the_handshake_is_answered_before_the_sdk_is_imported_and_the_rest_after() -> None:
+    gate_read, gate_write = os.pipe()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        GATED_SERVER,
+        "--mode",
+        "legacy",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**server_env("legacy"), "CDPILOT_TEST_GATE": str(gate_read)},
+        pass_fds=(gate_read,),
+    )
+    os.close(gate_read)
+    server = RawServer(proc)
+    try:
+        initialized = await server.initialize()
+        assert initialized["result"] == json.loads(manifests.INITIALIZE_RESULTS["2025-06-18"])
+        assert (await server.request("tools/list"))["result"] == json.loads(MANIFESTS["legacy"])
+        assert (await server.request("ping"))["result"] == {}
+        await server.send_raw(
+            b'{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"chrome_list_connections"}}\n'
+        )
+        await server.send_raw(b"not json\n")
+        assert (await server.read_message())["error"]["code"] == -32700  # the call waits for the SDK
+        os.write(gate_write, b"!")
+        reply = await server.read_message()
+        assert reply["id"] == "call" and reply["result"]["content"][0]["text"].startswith("No connections.")
+        assert proc.stderr is not None
+        said = b""
+        while b"imported before the SDK" not in said:
+            said = await asyncio.wait_for(proc.stderr.readline(), 30)
+            assert said, "the server ended without saying"
+        assert said == b"imported before the SDK: []\n"
+    finally:
+        os.close(gate_write)
         await server.kill()

@@ -1,50 +1,54 @@
-"""MCP wiring: the lowlevel `Server`, our stdio transport, and the browser lifetime.
+"""The server's start and lifetime: the handshake first, the SDK and the handler layer behind it.
 
-tools/list is answered from the manifest codegen serialised at build time; tools/call goes
-straight to the registry, the single error boundary. The registry, with everything behind
-it, is loaded by `Backend` only once it is needed.
+Why in this order: importing the MCP SDK (pydantic beneath it) and the handler layer costs
+about 0.45 s, the whole of a cold start, while the client's first requests (initialize,
+tools/list) need neither. So `serve` claims stdio and answers those at once from answers
+serialised at build time (`cdpilot.server.handshake`), while a thread imports the rest;
+then the SDK's side takes the session over (`cdpilot.server.sdk_server`) without losing or
+reordering a message. This module, like everything the handshake uses, imports nothing but
+the standard library and the generated manifest, so nothing heavy is loaded before
+`serve` runs (`cdpilot.cli` keeps to the same rule).
 """
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import importlib
+import os
 import signal
 import sys
 import traceback
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
-import anyio
-import mcp_types as types
-from cdpilot_generated import manifests
 from cdpilot_generated.manifests import Mode
-from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel import Server
 
-from cdpilot import __version__
 from cdpilot.context import Settings, ToolContext
-from cdpilot.server.fast_path import Tools
-from cdpilot.server.stdio import stdio_transport
+from cdpilot.server.handshake import Handshake
+from cdpilot.server.tool_filter import tools_list_json
+from cdpilot.server.wire import claimed_stdio
 
 if TYPE_CHECKING:
+    import mcp_types as types
+
     from cdpilot.browser.session.manager import ConnectionManager
     from cdpilot.server.registry import Registry
 
-MANIFEST_JSON = {"smart": manifests.SMART_TOOLS_JSON, "legacy": manifests.LEGACY_TOOLS_JSON}
 CLEANUP_SECONDS = 10.0
+SDK_SIDE = "cdpilot.server.sdk_server"
+# What `Backend` loads: imported ahead, in the thread that imports the SDK.
+HANDLER_LAYER = ("cdpilot.server.registry", "cdpilot.handlers", "cdpilot.browser.session.manager")
 
 
 class Backend:
-    """The registry, the handlers and the browser layer behind tools/call, loaded once, on first need.
+    """The registry, the handlers and the browser layer behind tools/call, loaded once.
 
-    Why: initialize and tools/list need only the manifest, while loading what tools/call
-    needs (the argument models, every handler module, the browser layer, and the check that
-    the handler table matches the catalog) costs about 100 ms of imports. So the server
-    answers the handshake first and loads the rest right after its first tools/list answer,
-    while the client reads the tools; or for the first call, or when input ends, whichever
-    comes first. A handler table that does not match the catalog stops the server with
-    status 1 before any call is served (mypy and `cdpilot --check-handlers` catch it sooner).
+    Why not at start: see the module's docstring; the modules are imported in a thread
+    while the handshake is answered, and `warm_up` runs at the hand-over. A handler table
+    that does not match the catalog stops the server with status 1 before any call is
+    served (mypy and `cdpilot --check-handlers` catch it sooner).
     """
 
     def __init__(self, mode: Mode, settings: Settings, stop: Callable[[], object]) -> None:
@@ -77,7 +81,12 @@ class Backend:
             for problem in self.problems:
                 print(f"  {problem}", file=sys.stderr)
             return None
-        self._connections = ConnectionManager(allow_remote=self._settings.allow_remote)
+        # The config already read CDPILOT_CHROME_ARGS into the launch defaults (flag, variable or
+        # file, whichever won): the launcher must not add the variable's words a second time.
+        env = {name: value for name, value in os.environ.items() if name != "CDPILOT_CHROME_ARGS"}
+        self._connections = ConnectionManager(
+            allow_remote=self._settings.allow_remote, env=env, origins=self._settings.origins
+        )
         atexit.register(self._connections.kill_all_now)
         return Registry(ToolContext(self._connections, self._mode, self._settings), HANDLERS)
 
@@ -100,31 +109,21 @@ class Backend:
         """Close every browser, within `CLEANUP_SECONDS`; kill whatever is left."""
         if self._connections is None:
             return
+        import anyio  # loaded with the handler layer, which made the connections
+
         with anyio.CancelScope(shield=True), anyio.move_on_after(CLEANUP_SECONDS):
             await self._connections.aclose()
         self._connections.kill_all_now()
 
 
-def build_server(backend: Backend, mode: Mode) -> Server[Any]:
-    listed: list[types.ListToolsResult] = []  # parsed on first use: the fast path serves the manifest as is
-
-    async def list_tools(
-        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
-    ) -> types.ListToolsResult:
-        if not listed:
-            listed.append(types.ListToolsResult.model_validate_json(MANIFEST_JSON[mode]))
-        return listed[0]
-
-    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await backend.call(params.name, params.arguments)
-
-    return Server(
-        "cdpilot",
-        version=__version__,
-        instructions="Drive and debug Chrome/Chromium/Electron over CDP. Start by launching or connecting a browser.",
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-    )
+def load_sdk_side() -> None:
+    """Import the SDK's side of the server and the handler layer: run in a thread while the
+    handshake is answered. A handler module that fails to import is left for `Backend.load`,
+    which imports it again and reports why; the SDK's side must load."""
+    importlib.import_module(SDK_SIDE)
+    with suppress(Exception):
+        for module in HANDLER_LAYER:
+            importlib.import_module(module)
 
 
 async def serve(mode: Mode, settings: Settings) -> int:
@@ -135,14 +134,18 @@ async def serve(mode: Mode, settings: Settings) -> int:
     main = asyncio.current_task()
     assert main is not None
     backend = Backend(mode, settings, stop=main.cancel)
-    server = build_server(backend, mode)
-    tools = Tools(call=backend.call, list_json=MANIFEST_JSON[mode], listed=backend.warm_up)
+    list_json = tools_list_json(mode, settings.tools)
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         loop.add_signal_handler(sig, main.cancel)
     try:
-        async with stdio_transport(tools) as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
-        backend.load()  # input ended: a session that made no call still checks the handler table
+        async with claimed_stdio() as wire:
+            loaded = asyncio.ensure_future(asyncio.to_thread(load_sdk_side))
+            handover = await Handshake(mode, list_json, wire.writer.write).serve(wire.lines, loaded)
+            loaded.result()  # raises if the SDK's side failed to import: nothing could serve the session
+            from cdpilot.server import sdk_server  # imported by now, in the thread
+
+            backend.warm_up()
+            await sdk_server.serve(backend.call, list_json, wire, handover)
     except asyncio.CancelledError:
         main.uncancel()  # a signal or a broken handler table: shut down in order, nothing left to cancel cleanup
     finally:

@@ -10,10 +10,12 @@ itself and writes the reply, shaped for the negotiated protocol version by the S
 `serialize_server_result`, exactly as the SDK path would. tools/list is answered with the
 manifest codegen serialised, byte for byte, when that version's shaping leaves it unchanged.
 
-Everything else stays with the SDK: initialize, ping, a call that asks for progress
-(``_meta.progressToken``), any request before ``notifications/initialized``, and
-modern-era (2026-07-28) sessions, whose results carry more than the handshake era's.
-A ``notifications/cancelled`` for a call served here cancels it, and no reply is sent.
+Everything else stays with the SDK: initialize and ping (once the handshake
+(`cdpilot.server.handshake`) has handed over), a call that asks for progress
+(``_meta.progressToken``: the SDK knows how to reach the client's token, on every
+transport), any request before ``notifications/initialized``, and modern-era (2026-07-28)
+sessions, whose results carry more than the handshake era's. A ``notifications/cancelled``
+for a call served here cancels it, and no reply is sent.
 """
 
 from __future__ import annotations
@@ -40,15 +42,14 @@ class Tools:
 
     call: CallTool
     list_json: str
-    listed: Callable[[], None]
-    """Called once a tools/list reply is written: the client now reads the tools, a moment the
-    server can use (`cdpilot.server.app.Backend` loads the handler layer then)."""
 
 
 class FastCalls:
     """Decides, message by message, what is served here; serves it and writes the replies."""
 
-    def __init__(self, tools: Tools, write: Write) -> None:
+    def __init__(self, tools: Tools, write: Write, *, negotiated: str | None = None) -> None:
+        """`negotiated`: the version of an initialize answered before the SDK was loaded
+        (`cdpilot.server.handshake`), whose SDK answer is then never written."""
         self._tools = tools
         self._write = write
         self._initialize_id: RequestId | None = None
@@ -56,6 +57,8 @@ class FastCalls:
         self._list_as_is = False  # whether that version's tools/list shaping leaves the manifest unchanged
         self._initialized = False
         self._calls: dict[RequestId, asyncio.Task[None]] = {}
+        if negotiated is not None:
+            self._negotiated(negotiated)
 
     def take(self, message: types.JSONRPCMessage) -> bool:
         """True when `message` is served here; False to pass it on to the SDK."""
@@ -80,10 +83,14 @@ class FastCalls:
         """Learn the negotiated version from the SDK's answer to the first initialize."""
         if isinstance(message, types.JSONRPCResponse) and message.id == self._initialize_id:
             version = message.result.get("protocolVersion")
-            if isinstance(version, str) and version not in MODERN_PROTOCOL_VERSIONS:
-                self._version = version
-                manifest = json.loads(self._tools.list_json)
-                self._list_as_is = serialize_server_result("tools/list", version, manifest) == manifest
+            if isinstance(version, str):
+                self._negotiated(version)
+
+    def _negotiated(self, version: str) -> None:
+        if version not in MODERN_PROTOCOL_VERSIONS:
+            self._version = version
+            manifest = json.loads(self._tools.list_json)
+            self._list_as_is = serialize_server_result("tools/list", version, manifest) == manifest
 
     async def aclose(self) -> None:
         """End of input: like the SDK, stop what is in flight (the client has gone)."""
@@ -136,4 +143,3 @@ class FastCalls:
     async def _list(self, request_id: RequestId) -> None:
         head = json.dumps({"jsonrpc": "2.0", "id": request_id}, separators=(",", ":"))
         await self._write(f'{head[:-1]},"result":{self._tools.list_json}}}\n'.encode())
-        self._tools.listed()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 import json
 import typing
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import mcp_types as types
@@ -23,7 +23,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
 from cdpilot.answers.tool_errors import error_text
-from cdpilot.context import ToolContext, ToolResult
+from cdpilot.context import ToolContext, ToolResult, collecting_call_notes
 from cdpilot.errors import ArgumentError, ErrorLog, FieldProblem, classify, render_tool_references
 from cdpilot.server.rate_limit import RateLimiter
 from cdpilot.text import clip
@@ -190,7 +190,8 @@ class Registry:
         return self._spellings.get(tool, f"{tool}()")
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
-        route = self._table.get(name)
+        served = self.ctx.settings.tools  # a tool filtered out at start is as unknown as one that never existed
+        route = self._table.get(name) if served is None or name in served else None
         if route is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")
         connection_id: str | None = None
@@ -206,8 +207,12 @@ class Registry:
             connection_id = value if isinstance(value, str) else None
             hidden = route.omitted if not isinstance(route, ToolRoute) else {}
             model = _validate(tool.model, args, label, hidden)
-            result = await self._handlers[tool.name](model, self.ctx)
-            return self._success(result, tool.name)
+            with collecting_call_notes() as notes:
+                try:
+                    result = await self._handlers[tool.name](model, self.ctx)
+                except Exception as exc:
+                    return self._failure(name, connection_id, exc, arguments or {}, notes)
+            return self._success(result, tool.name, notes)
         except Exception as exc:
             return self._failure(name, connection_id, exc, arguments or {})
 
@@ -232,8 +237,8 @@ class Registry:
             suggestion=f"Call {route.name} with {key} set to one of: {allowed}.",
         )
 
-    def _success(self, result: ToolResult, tool: str) -> types.CallToolResult:
-        text = render_tool_references(result.text, self.spell)
+    def _success(self, result: ToolResult, tool: str, notes: Sequence[str] = ()) -> types.CallToolResult:
+        text = render_tool_references("\n".join([*notes, result.text]), self.spell)
         limit = self.ctx.settings.max_answer_chars
         if len(text) > limit:
             raise ArgumentError(
@@ -246,7 +251,12 @@ class Registry:
         return types.CallToolResult(content=content)
 
     def _failure(
-        self, name: str, connection_id: str | None, exc: Exception, arguments: Mapping[str, Any]
+        self,
+        name: str,
+        connection_id: str | None,
+        exc: Exception,
+        arguments: Mapping[str, Any],
+        notes: Sequence[str] = (),
     ) -> types.CallToolResult:
         info = classify(exc)
         suggestion = render_tool_references(info.suggestion, self.spell)
@@ -257,7 +267,7 @@ class Registry:
             arguments = {k: v for k, v in arguments.items() if k != route.discriminator}
         self._log.write(rendered, tool=name, connection_id=connection_id, exc=exc, arguments=arguments)
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=error_text(message, suggestion))],
+            content=[types.TextContent(type="text", text="\n".join([*notes, error_text(message, suggestion)]))],
             is_error=True,
             _meta={
                 "cdpilot/toolName": name,

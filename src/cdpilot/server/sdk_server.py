@@ -1,0 +1,73 @@
+"""The MCP SDK's side of the server: the lowlevel `Server`, progress for the calls it serves,
+and serving from the hand-over on. Imported in a thread while the handshake is answered
+(`cdpilot.server.app`), never before.
+
+tools/list is answered from the manifest codegen serialised at build time; tools/call goes
+straight to the registry, the single error boundary, through `Backend`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from typing import Any
+
+import mcp_types as types
+from cdpilot_generated.manifests import INSTRUCTIONS, SERVER_NAME
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.session import ServerSession
+
+from cdpilot import __version__
+from cdpilot.progress import ProgressSink, reporting_to
+from cdpilot.server.fast_path import CallTool, Tools
+from cdpilot.server.handshake import HandOver
+from cdpilot.server.stdio import stdio_transport
+from cdpilot.server.wire import Wire
+
+logger = logging.getLogger(__name__)
+
+
+def build_server(call: CallTool, list_json: str) -> Server[Any]:
+    """The SDK's server: tools/list from `list_json`, tools/call to `call` with a progress sink
+    (which sends nothing unless the client asked, with a ``progressToken``)."""
+    listed: list[types.ListToolsResult] = []  # parsed on first use: the fast path serves the manifest as is
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        if not listed:
+            listed.append(types.ListToolsResult.model_validate_json(list_json))
+        return listed[0]
+
+    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        with reporting_to(progress_sink(ctx.session)):
+            return await call(params.name, params.arguments)
+
+    return Server(
+        SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool
+    )
+
+
+def progress_sink(session: ServerSession) -> ProgressSink:
+    """``notifications/progress`` for the call `session` serves, numbered 1, 2, 3…, when its client
+    asked for them (the SDK knows the token, and sends nothing without one).
+
+    A notification that cannot be sent is dropped: progress is a courtesy, and the call it
+    describes goes on (its answer has its own way of failing)."""
+    sent = itertools.count(1)
+
+    async def send(message: str) -> None:
+        try:
+            await session.report_progress(next(sent), message=message)
+        except Exception:
+            logger.debug("progress notification not sent", exc_info=True)
+
+    return send
+
+
+async def serve(call: CallTool, list_json: str, wire: Wire, handover: HandOver) -> None:
+    """Serve the session from the hand-over until input ends."""
+    server = build_server(call, list_json)
+    async with stdio_transport(wire, handover, Tools(call, list_json)) as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
