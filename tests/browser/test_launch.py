@@ -1,18 +1,28 @@
-"""Launching real Chromium: pipe only, clean start-up failures, and no process or profile left behind."""
+"""Launching real Chromium: pipe only, the launch options, clean start-up failures, and no process,
+profile or temp file left behind."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import signal
+import ssl
 import stat
+import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cdpilot.browser.page.loading import navigate
+from cdpilot.browser.page.tabs import new_target
 from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
+from cdpilot.cdp import CdpSession
 from cdpilot.errors import ArgumentError, BrowserConnectionError
 from tests.support import readable
 from tests.support.chromium import (
@@ -26,8 +36,57 @@ from tests.support.chromium import (
     socket_inodes_of,
     wait_gone,
 )
+from tests.support.pages import serve_pages
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+
+def chromium_tmpdir(pid: int) -> Path:
+    """The TMPDIR a browser process was started with."""
+    environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    [value] = [entry.split(b"=", 1)[1] for entry in environ if entry.startswith(b"TMPDIR=")]
+    return Path(value.decode())
+
+
+def singleton_socket_dir(profile: Path) -> Path:
+    """Where Chromium's singleton put its socket: a directory it makes under $TMPDIR (the profile's
+    SingletonSocket links into it) and removes only when it exits cleanly."""
+    return Path(os.readlink(profile / "SingletonSocket")).parent
+
+
+async def page_value(page: CdpSession, expression: str) -> Any:
+    reply = await page.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+    return reply["result"]["value"]
+
+
+class _SelfSignedPage(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = b"<title>Self-signed</title>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@contextmanager
+def self_signed_site(tmp_path: Path) -> Iterator[str]:
+    """An HTTPS page on 127.0.0.1 with a certificate made just now, which no browser trusts."""
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    request = ("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1")
+    subprocess.run((*request, "-keyout", str(key), "-out", str(cert)), check=True, capture_output=True)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _SelfSignedPage)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, name="self-signed-site", daemon=True)
+    thread.start()
+    try:
+        yield f"https://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        thread.join(10)
+        server.server_close()
 
 
 def script(tmp_path: Path, body: str) -> str:
@@ -71,6 +130,77 @@ async def test_a_given_profile_is_used_and_kept(manager: ConnectionManager, tmp_
     await manager.disconnect(info.id)
     assert no_processes_with(str(profile))
     assert profile.is_dir() and any(profile.iterdir())
+
+
+@pytest.mark.parametrize("ending", ["disconnect", "browser SIGKILLed", "kill_all_now"])
+@pytest.mark.parametrize("profile_kind", ["temp profile", "given profile"])
+async def test_chromium_temp_files_go_with_the_launch(
+    manager: ConnectionManager, tmp_path: Path, profile_kind: str, ending: str
+) -> None:
+    """Chromium's TMPDIR is in a scratch dir of ours, gone once the browser is: the temp profile,
+    or a dir of its own when a profile is given (that one is kept). So nothing is left in the
+    system temp dir, not even the singleton's socket dir, which a killed Chromium cannot remove."""
+    given = str(tmp_path / "profile") if profile_kind == "given profile" else None
+    info = await manager.launch(LaunchOptions(connection_id="temp", user_data_dir=given))
+    assert info.pid is not None and info.user_data_dir is not None
+    profile = Path(info.user_data_dir)
+    tmpdir = chromium_tmpdir(info.pid)
+    scratch_dir = tmpdir.parent
+    assert scratch_dir == profile if given is None else scratch_dir.name.startswith("cdpilot-scratch-")
+    socket_dir = singleton_socket_dir(profile)
+    assert socket_dir.parent == tmpdir and socket_dir.name.startswith("org.chromium.")
+    if ending == "kill_all_now":
+        manager.kill_all_now()
+    else:
+        if ending == "browser SIGKILLed":
+            os.kill(info.pid, signal.SIGKILL)
+            assert wait_gone([info.pid], timeout_s=5) == []
+        await manager.disconnect("temp")
+    assert wait_gone([info.pid], timeout_s=5) == []
+    assert leftovers_of(str(scratch_dir)) == []
+    assert not socket_dir.exists()
+    assert profile.is_dir() == (given is not None)
+
+
+@pytest.mark.parametrize("given", [None, (1024, 600)])
+async def test_a_headless_page_sees_exactly_the_viewport(
+    manager: ConnectionManager, given: tuple[int, int] | None
+) -> None:
+    """1280x720 by default; a tab cdpilot opens gets it too."""
+    await manager.launch(LaunchOptions(None) if given is None else LaunchOptions(None, viewport=given))
+    expected = list(given or (1280, 720))
+    connection = manager.get(None)
+    size = "[innerWidth, innerHeight]"
+    assert await page_value(connection.page, size) == expected
+    await new_target(connection)
+    assert await page_value(connection.page, size) == expected
+
+
+async def test_the_user_agent_proxy_and_certificate_options_are_honoured(
+    manager: ConnectionManager, tmp_path: Path
+) -> None:
+    # The page server answers a proxy's request too: its path is the absolute URL. The host
+    # resolves nowhere (test flags), so the page can only come through the proxy.
+    proxied = {"http://through-the-proxy.test/": (200, "text/html", b"<title>Proxied</title>")}
+    with serve_pages(proxied) as proxy, self_signed_site(tmp_path) as https_url:
+        options = LaunchOptions(None, user_agent="cdpilot-test/1.0", proxy_server=proxy, ignore_https_errors=True)
+        await manager.launch(options)
+        connection = manager.get(None)
+        assert await page_value(connection.page, "navigator.userAgent") == "cdpilot-test/1.0"
+        assert (await navigate(connection, "http://through-the-proxy.test/")).title == "Proxied"
+        assert (await navigate(connection, https_url)).title == "Self-signed"
+
+
+async def test_a_headed_launch_without_a_display_fails_at_once() -> None:
+    hidden = ("DISPLAY", "WAYLAND_DISPLAY", "CDPILOT_CHROME_ARGS")
+    manager = ConnectionManager(env={k: v for k, v in os.environ.items() if k not in hidden})
+    with pytest.raises(BrowserConnectionError) as caught:
+        await manager.launch(LaunchOptions(connection_id=None, headless=False))
+    assert caught.value.message == (
+        "Cannot start a headed browser: no display was found (neither DISPLAY nor WAYLAND_DISPLAY is set)."
+    )
+    assert "xvfb-run" in caught.value.suggestion
+    assert manager.list() == []
 
 
 async def test_launch_opens_the_start_url(manager: ConnectionManager) -> None:

@@ -1,17 +1,28 @@
-"""Clean exit: a launched browser dies with the server, whatever way the server ends, and
-its temp profile goes too, even when the server is SIGKILLed and cleans up nothing itself
-(the launcher's reaper does it then; see cdpilot.browser.session.launcher)."""
+"""Clean exit: a launched browser dies with the server, whatever way the server ends, and its
+temp profile and temp files go too, even when the server is SIGKILLed and cleans up nothing
+itself (the launcher's reaper does it then; see cdpilot.browser.session.launcher).
+
+Each server gets a TMPDIR of its own (`system_tmp`), standing for the system temp dir: other
+tests on the machine share /tmp, so only a private one can be checked for being left exactly as
+it was.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import shutil
 import signal
+import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import RawServer
+from tests.browser.test_launch import chromium_tmpdir, singleton_socket_dir
+from tests.e2e.harness import RawServer, server_env
 from tests.e2e.test_connection_tools import profile_of
 from tests.reliability.conftest import Report
 from tests.support.chromium import no_processes_with, wait_gone
@@ -19,6 +30,32 @@ from tests.support.chromium import no_processes_with, wait_gone
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 ENDINGS = {"stdin EOF": None, "SIGTERM": signal.SIGTERM, "SIGINT": signal.SIGINT, "SIGKILL": signal.SIGKILL}
+
+
+@pytest.fixture
+def system_tmp() -> Iterator[Path]:
+    """An empty TMPDIR for one server. A short path, in the real temp dir: below it, the path of
+    Chromium's singleton socket must still fit in the 107 bytes a Unix socket path may have."""
+    path = Path(tempfile.mkdtemp(prefix="cdpilot-t-"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+async def start_server(system_tmp: Path, *flags: str) -> RawServer:
+    """The server in smart mode, with `system_tmp` as its TMPDIR."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "cdpilot.cli",
+        *flags,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=server_env("smart", TMPDIR=str(system_tmp)),
+    )
+    return RawServer(proc)
 
 
 async def launched(server: RawServer) -> tuple[int, Path]:
@@ -29,9 +66,17 @@ async def launched(server: RawServer) -> tuple[int, Path]:
     return pid, profile_of(pid)
 
 
-def reapers_of(profile: Path) -> list[int]:
-    """Pids of the launcher's reapers for `profile` (named in their environment only)."""
-    needle = f"CDPILOT_REAP_DIR={profile}".encode()
+async def end(server: RawServer, ending: str) -> int:
+    signal_number = ENDINGS[ending]
+    if signal_number is None:
+        return await server.close_stdin_and_wait()
+    server.proc.send_signal(signal_number)
+    return await server.proc.wait()
+
+
+def reapers_of(reap_dir: Path) -> list[int]:
+    """Pids of the launcher's reapers for `reap_dir` (named in their environment only)."""
+    needle = f"CDPILOT_REAP_DIR={reap_dir}".encode()
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -43,38 +88,78 @@ def reapers_of(profile: Path) -> list[int]:
     return found
 
 
+def entries_of(directory: Path) -> list[str]:
+    return sorted(entry.name for entry in directory.iterdir())
+
+
 @pytest.mark.parametrize("ending", list(ENDINGS))
-async def test_server_exit_leaves_no_browser_and_no_profile(ending: str, report: Report) -> None:
-    server = await RawServer.start("smart")
+async def test_server_exit_leaves_no_browser_no_profile_and_no_temp_files(
+    ending: str, report: Report, system_tmp: Path
+) -> None:
+    server = await start_server(system_tmp)
     try:
         pid, profile = await launched(server)
         assert profile.is_dir()
+        # Chromium's own temp dir (its singleton's socket dir, which only a clean exit removes)
+        # is in the temp profile, so a killed browser cannot leave it in the system temp dir.
+        socket_dir = singleton_socket_dir(profile)
+        assert socket_dir.is_relative_to(profile)
         reapers = reapers_of(profile)
-        assert len(reapers) == 1, "every launch on a temp profile has one reaper"
+        assert len(reapers) == 1, "every launch has one reaper"
         started = time.monotonic()
-        signal_number = ENDINGS[ending]
-        if signal_number is None:
-            code = await server.close_stdin_and_wait()
-        else:
-            server.proc.send_signal(signal_number)
-            code = await server.proc.wait()
+        code = await end(server, ending)
         assert code == (-signal.SIGKILL if ending == "SIGKILL" else 0)
         survivors = wait_gone([pid, *reapers], timeout_s=10)
         took = time.monotonic() - started
         helpers_alive = not no_processes_with(str(profile))
+        left_in_tmp = entries_of(system_tmp)
         report.record(
             "clean_exit",
             **{
                 f"{ending}: seconds until all gone": round(took, 2),
                 f"{ending}: chromium processes left": len(survivors) + int(helpers_alive),
                 f"{ending}: temp profiles left": int(profile.exists()),
+                f"{ending}: temp dir entries left": len(left_in_tmp),
             },
         )
         assert survivors == [], "the browser or its reaper outlived the server"
         assert not helpers_alive, "a browser helper process outlived the server"
         assert not profile.exists(), "the temp profile was left behind"
+        assert left_in_tmp == [], "the launch left files in the system temp dir"
         # Not a speed check: the launcher falls back to a 5 s kill deadline when it misses the
         # browser's exit (a stale fd registration once did exactly that on SIGTERM).
         assert took < 4, f"shutdown took {took:.1f}s: the browser's exit event was missed"
+    finally:
+        await server.kill()
+
+
+async def test_a_killed_server_keeps_a_given_profile_and_leaves_no_temp_files(
+    report: Report, system_tmp: Path, tmp_path: Path
+) -> None:
+    """A given profile is the user's: kept. Chromium's temp dir then lies in a scratch dir of its
+    own, which the reaper removes when the server cannot."""
+    profile = tmp_path / "profile"
+    server = await start_server(system_tmp, f"--user-data-dir={profile}")
+    try:
+        pid, _ = await launched(server)
+        scratch_dir = chromium_tmpdir(pid).parent
+        assert scratch_dir.parent == system_tmp and singleton_socket_dir(profile).is_relative_to(scratch_dir)
+        reapers = reapers_of(scratch_dir)
+        assert len(reapers) == 1, "a launch on a given profile has its reaper too"
+        assert await end(server, "SIGKILL") == -signal.SIGKILL
+        survivors = wait_gone([pid, *reapers], timeout_s=10)
+        helpers_alive = not no_processes_with(str(profile))
+        left_in_tmp = entries_of(system_tmp)
+        report.record(
+            "clean_exit",
+            **{
+                "SIGKILL, given profile: chromium processes left": len(survivors) + int(helpers_alive),
+                "SIGKILL, given profile: temp dir entries left": len(left_in_tmp),
+                "SIGKILL, given profile: profile kept": int((profile / "Default").is_dir()),
+            },
+        )
+        assert survivors == [] and not helpers_alive, "the browser or its reaper outlived the server"
+        assert left_in_tmp == [], "the launch left files in the system temp dir"
+        assert (profile / "Default").is_dir(), "the given profile was not kept"
     finally:
         await server.kill()

@@ -145,6 +145,8 @@ def standalone_chromium(timeout_s: float = 30.0) -> Iterator[StandaloneChromium]
     process group) at the end, and its profile removed."""
     assert CHROMIUM is not None, "Chromium is not installed"
     profile_dir = tempfile.mkdtemp(prefix="cdpilot-test-standalone-")
+    tmp_dir = os.path.join(profile_dir, "tmp")
+    os.mkdir(tmp_dir)
     process = subprocess.Popen(
         [
             CHROMIUM,
@@ -158,6 +160,7 @@ def standalone_chromium(timeout_s: float = 30.0) -> Iterator[StandaloneChromium]
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        env={**os.environ, "TMPDIR": tmp_dir},  # its singleton socket dir goes with the profile
     )
     assert process.stderr is not None
     drain: threading.Thread | None = None

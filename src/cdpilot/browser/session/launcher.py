@@ -15,12 +15,17 @@ are four belts:
 The leader is reaped only after the group has been killed: until then its pid (which is
 the group id) cannot be reused, so ``killpg`` can never hit a stranger.
 
-A temp profile must not outlive us either, and a SIGKILLed server cleans up nothing. So
-each launch on a temp profile also starts a tiny reaper (`REAPER`, /bin/sh) that blocks
-reading a pipe only the server holds: when the server is gone, however it went, the pipe
-reads end-of-file, and the reaper waits for the browser to die (belts 1-2 see to that),
-kills what is left of its group and removes the profile. After an orderly shutdown the
-profile is already gone and the reaper just exits.
+Nor may its temp files. Chromium makes its singleton socket directory
+(``org.chromium.Chromium.*``) under $TMPDIR and removes it only when it exits cleanly, which
+a killed browser never does. So every launch has a scratch directory of ours, which holds
+Chromium's TMPDIR and is removed when the browser is gone: the temp profile itself, or, when
+the user gave a profile (which is kept), a separate temp directory.
+
+A SIGKILLed server cleans up nothing. So each launch also starts a tiny reaper (`REAPER`,
+/bin/sh) that blocks reading a pipe only the server holds: when the server is gone, however
+it went, the pipe reads end-of-file, and the reaper waits for the browser to die (belts 1-2
+see to that), kills what is left of its group and removes the scratch directory. After an
+orderly shutdown the directory is already gone and the reaper just exits.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping
@@ -50,11 +56,12 @@ INSTALL_HINT = (
     "executable_path to a Chrome/Chromium binary."
 )
 GRACEFUL_EXIT_S = 5.0
+SCREEN_MARGIN_PX = 400  # room above a headless viewport for the browser's UI (about 150 px today)
 KILL_EXIT_S = 5.0
 STDERR_TAIL_BYTES = 4096
 
-# $1: the browser's pid (= its process group); the profile comes in the environment so no
-# process's command line names it (tests find leftover browsers by their profile path).
+# $1: the browser's pid (= its process group); the directory to remove comes in the environment
+# so no process's command line names it (tests find leftover browsers by their profile path).
 # A zombie has an empty command line, so an unreaped dead browser counts as gone.
 # Then it kills the group and waits (at most 2 s) until no live process is left in it before
 # removing: helpers outlive the browser by a moment and write into the profile as they shut
@@ -69,6 +76,14 @@ REAPER = (
 )
 GROUP_EXIT_S = 2.0
 REAPER_EXIT_S = 2.0
+TMP_SUBDIR = "tmp"  # Chromium's TMPDIR, inside the scratch directory
+# Chromium's singleton socket is $TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket, and a Unix
+# socket path holds at most 107 bytes on Linux: Chromium aborts at start on a longer one.
+SOCKET_PATH_MAX = 107
+SINGLETON_SOCKET_TAIL = len("/org.chromium.Chromium.XXXXXX/SingletonSocket")
+NO_DISPLAY_HINT = (
+    "Launch it headless (the default), or give the server a display: run it in a desktop session or under `xvfb-run`."
+)
 
 _PR_SET_PDEATHSIG = 1
 _PRCTL = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)  # absent outside Linux
@@ -80,8 +95,40 @@ class LaunchPlan:
 
     executable: str
     args: tuple[str, ...]
+    env: Mapping[str, str]  # the browser's environment, see `browser_env`
     profile_dir: str
-    owns_profile: bool  # a temp profile we created, removed when the browser is gone
+    scratch_dir: str  # ours alone, removed when the browser is gone: see `make_scratch_dir`
+
+    @property
+    def owns_profile(self) -> bool:
+        """A temp profile of ours (the scratch directory itself), not one the user keeps."""
+        return self.profile_dir == self.scratch_dir
+
+    def discard(self) -> None:
+        """Remove the scratch directory of a browser that never started."""
+        shutil.rmtree(self.scratch_dir, ignore_errors=True)
+
+
+def make_scratch_dir(user_data_dir: str | None) -> str:
+    """A new directory in the system temp dir, with Chromium's TMPDIR (`TMP_SUBDIR`) inside.
+
+    Without a `user_data_dir` it is also the temp profile; with one, it is a directory of its
+    own, so that the TMPDIR can be removed while the user's profile is kept."""
+    scratch_dir = tempfile.mkdtemp(prefix="cdpilot-profile-" if user_data_dir is None else "cdpilot-scratch-")
+    os.mkdir(os.path.join(scratch_dir, TMP_SUBDIR))
+    return scratch_dir
+
+
+def browser_env(env: Mapping[str, str], scratch_dir: str) -> dict[str, str]:
+    """`env` with TMPDIR in our scratch directory: whatever Chromium leaves there (its
+    singleton socket directory after a kill) goes with the directory, not into the system's.
+
+    Unless the system temp dir's path is so long that the socket's would not fit below ours:
+    then Chromium keeps the system's TMPDIR, as it could not start at all with ours."""
+    tmp_dir = os.path.join(scratch_dir, TMP_SUBDIR)
+    if len(os.fsencode(tmp_dir)) + SINGLETON_SOCKET_TAIL > SOCKET_PATH_MAX:
+        return dict(env)
+    return {**env, "TMPDIR": tmp_dir}
 
 
 def find_browser(executable_path: str | None, env: Mapping[str, str]) -> str:
@@ -115,10 +162,61 @@ def args_from_env(env: Mapping[str, str]) -> tuple[str, ...]:
         raise BrowserConnectionError(f"CDPILOT_CHROME_ARGS is not valid shell words ({exc}).") from exc
 
 
-def browser_args(
-    *, profile_dir: str, headless: bool, env_args: tuple[str, ...], extra_args: tuple[str, ...], start_url: str
+def require_display(headless: bool, user_args: tuple[str, ...], env: Mapping[str, str]) -> None:
+    """Refuse a headed launch on Linux without a display before spawning anything: Chromium
+    would die at start with "Missing X server or $DISPLAY" amid other noise. A ``--headless``
+    among the user's own flags makes the launch headless after all."""
+    if headless or not sys.platform.startswith("linux") or any(arg.startswith("--headless") for arg in user_args):
+        return
+    if not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
+        raise BrowserConnectionError(
+            "Cannot start a headed browser: no display was found (neither DISPLAY nor WAYLAND_DISPLAY is set).",
+            suggestion=NO_DISPLAY_HINT,
+        )
+
+
+def option_args(
+    *,
+    headless: bool,
+    viewport: tuple[int, int] | None,
+    user_agent: str | None,
+    proxy_server: str | None,
+    ignore_https_errors: bool,
 ) -> tuple[str, ...]:
-    """Chromium's command line; the order lets $CDPILOT_CHROME_ARGS and `extra_args` override ours."""
+    """The flags of the launch options, each left out when its option is.
+
+    The window starts at `viewport`; once the browser answers, `fit_window` grows it by the
+    height of the browser's own UI, which headless Chromium draws inside the window too (its
+    height varies with the version), so the page gets exactly `viewport`. Headless, the
+    screen is made at least 1920×1080 and taller than that window: the default 800×600
+    screen would be smaller than the page, and would clamp the grown window."""
+    args: list[str] = []
+    if viewport is not None:
+        width, height = viewport
+        args.append(f"--window-size={width},{height}")
+        if headless:
+            args.append(f"--screen-info={{{max(1920, width)}x{max(1080, height + SCREEN_MARGIN_PX)}}}")
+    if user_agent:
+        args.append(f"--user-agent={user_agent}")
+    if proxy_server:
+        args.append(f"--proxy-server={proxy_server}")
+    if ignore_https_errors:
+        args.append("--ignore-certificate-errors")
+    return tuple(args)
+
+
+def browser_args(
+    *,
+    profile_dir: str,
+    headless: bool,
+    options: tuple[str, ...],
+    env_args: tuple[str, ...],
+    extra_args: tuple[str, ...],
+    start_url: str,
+) -> tuple[str, ...]:
+    """Chromium's command line: ours, then the `options` (`option_args`), then the user's.
+    Chromium takes the last of a repeated flag, so $CDPILOT_CHROME_ARGS and `extra_args`
+    override everything before them."""
     args = ["--remote-debugging-pipe", f"--user-data-dir={profile_dir}"]
     if headless:
         args.append("--headless")
@@ -127,7 +225,7 @@ def browser_args(
         # Chromium refuses to start as root with its sandbox on ("Running as root without
         # --no-sandbox is not supported"); containers and CI commonly run as root.
         args.append("--no-sandbox")
-    return (*args, *env_args, *extra_args, start_url)
+    return (*args, *options, *env_args, *extra_args, start_url)
 
 
 def _child_setup(command_read: int, event_write: int, parent_pid: int) -> Callable[[], None]:
@@ -160,7 +258,7 @@ class LaunchedBrowser:
         self._stderr = stderr
         self._pipe_ends: tuple[int, int] | None = pipe_ends
         self._cleaned = False
-        self._reaper = _start_reaper(self.pid, plan.profile_dir) if plan.owns_profile else None
+        self._reaper: subprocess.Popen[bytes] | None = _start_reaper(self.pid, plan.scratch_dir)
 
     @classmethod
     def spawn(cls, plan: LaunchPlan) -> LaunchedBrowser:
@@ -182,6 +280,7 @@ class LaunchedBrowser:
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=stderr,
+                    env=plan.env,
                     close_fds=False,
                     start_new_session=True,
                     preexec_fn=_child_setup(command_read, event_write, os.getpid()),
@@ -238,9 +337,8 @@ class LaunchedBrowser:
             for fd in self._pipe_ends or ():
                 os.close(fd)
             self._pipe_ends = None
-            if self.plan.owns_profile:
-                _wait_group_gone(self.pid, GROUP_EXIT_S)  # a helper still dying could write into it
-                shutil.rmtree(self.plan.profile_dir, ignore_errors=True)
+            _wait_group_gone(self.pid, GROUP_EXIT_S)  # a helper still dying could write into it
+            shutil.rmtree(self.plan.scratch_dir, ignore_errors=True)
             if self._reaper is not None:  # its work is done: end-of-file lets it exit
                 reaper, self._reaper = self._reaper, None
                 assert reaper.stdin is not None
@@ -279,15 +377,15 @@ class LaunchedBrowser:
             os.close(pidfd)
 
 
-def _start_reaper(browser_pid: int, profile_dir: str) -> subprocess.Popen[bytes]:
-    """The profile's last line of defence (see the module docstring); its stdin pipe's write
-    end is ours alone (non-inheritable), so the browser cannot keep it open."""
+def _start_reaper(browser_pid: int, reap_dir: str) -> subprocess.Popen[bytes]:
+    """The scratch directory's last line of defence (see the module docstring); its stdin
+    pipe's write end is ours alone (non-inheritable), so the browser cannot keep it open."""
     return subprocess.Popen(
         ("/bin/sh", "-c", REAPER, "cdpilot-reaper", str(browser_pid)),
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "CDPILOT_REAP_DIR": profile_dir},
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "CDPILOT_REAP_DIR": reap_dir},
         start_new_session=True,
     )
 
