@@ -15,6 +15,7 @@ from cdpilot.browser.observe.network_facts import (
     ResponseBody,
     SavedBody,
 )
+from cdpilot.browser.page.origin_policy import Refusal
 
 SITE = "http://127.0.0.1:8000"
 PAGE = f"{SITE}/fetch"
@@ -70,6 +71,22 @@ PENDING = replace(
     response_headers={},
     encoded_size=None,
     duration_ms=None,
+)
+BLOCKED = replace(
+    FAILED,
+    id="5",
+    url="http://localhost:4000/pixel.gif",
+    resource_type="image",
+    duration_ms=1,
+    error_text="net::ERR_BLOCKED_BY_CLIENT.Inspector",
+    refused=Refusal("http://localhost:4000", "--blocked-origins", "blocked by --blocked-origins localhost:*"),
+)
+NOT_ALLOWED = replace(
+    BLOCKED,
+    id="6",
+    url="https://cdn.test/app.js",
+    resource_type="script",
+    refused=Refusal("https://cdn.test", "--allowed-origins", "not in --allowed-origins"),
 )
 BODY = b'{"message": "data loaded", "items": [1, 2, 3]}'
 
@@ -243,4 +260,32 @@ def test_post_data_and_header_values_are_cut_in_the_middle() -> None:
             *(f"  {name}: {'v' * 29}…[+243 chars]{'v' * 28}" for name in headers),
             f"Request body: x={'1' * 142}…[+115 chars]{'1' * 143}",
         ]
+    )
+
+
+def test_requests_refused_by_the_origin_lists_read_blocked_not_failed() -> None:
+    assert request_list_answer(listing(DATA, FAILED, BLOCKED, NOT_ALLOWED), page_url=PAGE, max_chars=5000) == (
+        f"showing 1–4 of 4 requests on {PAGE}\n"
+        "2 GET 200 fetch /api/data (46 B, 3 ms)\n"
+        "3 GET 0 fetch http://127.0.0.1:1/nothing (failed: net::ERR_CONNECTION_REFUSED, 5 ms)\n"
+        "5 GET BLOCKED (--blocked-origins) image http://localhost:4000/pixel.gif (1 ms)\n"
+        "6 GET BLOCKED (--allowed-origins) script https://cdn.test/app.js (1 ms)"
+    )
+
+
+def test_a_refused_request_in_detail_says_which_rule_refused_its_origin() -> None:
+    missing = MissingBody(
+        "Request 5 was blocked (http://localhost:4000 is blocked by --blocked-origins localhost:*): it has no body."
+    )
+    assert detail(BLOCKED, missing) == (
+        "Request 5: GET http://localhost:4000/pixel.gif\n"
+        "image, BLOCKED: http://localhost:4000 is blocked by --blocked-origins localhost:*, 1 ms\n"
+        "Request headers (0):\n"
+        "Body: not available. Request 5 was blocked (http://localhost:4000 is blocked by --blocked-origins "
+        "localhost:*): it has no body."
+    )
+    assert detail(NOT_ALLOWED, None) == (
+        "Request 6: GET https://cdn.test/app.js\n"
+        "script, BLOCKED: https://cdn.test is not in --allowed-origins, 1 ms\n"
+        "Request headers (0):"
     )

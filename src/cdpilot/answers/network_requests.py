@@ -2,7 +2,9 @@
 
 Both must fit the answer budget: the list shortens URLs so a whole page fits (same-origin
 ones as their path), the detail shares a fixed room among header values and gives the body
-what is left. Credentials in headers are never shown (`redact_headers`).
+what is left. Credentials in headers are never shown (`redact_headers`). A request the
+origin lists refused reads BLOCKED with the list that refused it, not as a failure: the
+page did nothing wrong, and retrying cannot help.
 """
 
 from __future__ import annotations
@@ -64,14 +66,17 @@ def _filter_terms(wanted: RequestFilter) -> list[str]:
 
 
 def request_line(entry: NetworkEntry, origin: str, url_chars: int) -> str:
-    """``12 GET 200 fetch /api/data (46 B, 3 ms)``."""
+    """``12 GET 200 fetch /api/data (46 B, 3 ms)``; a refused request has
+    ``BLOCKED (--blocked-origins)`` in place of its status, and no size."""
+    duration = "in flight" if entry.duration_ms is None else f"{entry.duration_ms} ms"
+    url = compact_url(entry.url, origin, url_chars)
+    if entry.refused is not None:
+        return f"{entry.id} {entry.method} BLOCKED ({entry.refused.flag}) {entry.resource_type} {url} ({duration})"
     status = "pending" if entry.status is None else str(entry.status)
     if entry.status == 0:
         size = f"failed: {entry.error_text}"
     else:
         size = "…" if entry.encoded_size is None else human_size(entry.encoded_size)
-    duration = "in flight" if entry.duration_ms is None else f"{entry.duration_ms} ms"
-    url = compact_url(entry.url, origin, url_chars)
     return f"{entry.id} {entry.method} {status} {entry.resource_type} {url} ({size}, {duration})"
 
 
@@ -106,6 +111,8 @@ def _headers_block(title: str, headers: Mapping[str, str], value_chars: int) -> 
 
 
 def _outcome(entry: NetworkEntry) -> str:
+    if entry.refused is not None:
+        return f"BLOCKED: {entry.refused.statement}"
     if entry.status is None:
         return "pending, no response yet"
     if entry.status == 0:

@@ -11,6 +11,9 @@ reused along a redirect chain, where each hop is a request of its own here. The 
 the current page only: a main-frame navigation keeps just the requests of the new
 document's loader, and a new page session starts afresh. Callers get `NetworkEntry`
 snapshots; the records the events update stay in here.
+
+A request the origin lists refused fails like any blocked one (``net::ERR_BLOCKED_BY_CLIENT``);
+the guard that failed it (`OriginGuard.refusal_of`) says so, and why, by its request id.
 """
 
 from __future__ import annotations
@@ -22,10 +25,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cdpilot.browser.observe.network_facts import MissingBody, NetworkEntry, RequestFilter, RequestPage, ResponseBody
+from cdpilot.browser.page.origin_policy import Refusal
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError, StateError
 
 MAX_REQUESTS = 1000
+
+RefusalLookup = Callable[[str], Refusal | None]  # CDP request id -> why the origin lists failed it
 LIST_SUGGESTION = "See the recorded requests and their ids with {tool:list_network_requests}."
 
 
@@ -50,6 +56,7 @@ class _Request:
     encoded_size: int | None = None
     ended: float | None = None
     error_text: str | None = None
+    refused: Refusal | None = None
     expects_extra: bool = False  # the response said its ExtraInfo twin is coming
     has_response_extra: bool = False
     has_request_extra: bool = False
@@ -72,6 +79,7 @@ class _Request:
             encoded_size=self.encoded_size,
             duration_ms=None if self.ended is None else max(0, round((self.ended - self.started) * 1000)),
             error_text=self.error_text,
+            refused=self.refused,
         )
 
     def check_settled(self) -> None:
@@ -83,13 +91,14 @@ class _Request:
 class NetworkLog:
     """The requests of one connection's current page, oldest first (bounded)."""
 
-    def __init__(self, max_requests: int = MAX_REQUESTS) -> None:
+    def __init__(self, max_requests: int = MAX_REQUESTS, *, refusal_of: RefusalLookup | None = None) -> None:
         self._requests: dict[str, _Request] = {}  # our id -> request, oldest first
         self._by_cdp_id: dict[str, _Request] = {}  # CDP id -> its latest hop
         self._early: dict[tuple[str, str], dict[str, Any]] = {}  # (kind, CDP id) -> ExtraInfo params
         self._max_requests = max_requests
         self._next_id = 1
         self.dropped = 0  # requests pushed out by the bound
+        self._refusal_of = refusal_of
         self._subscriptions = Subscriptions()
 
     async def attach(self, session: CdpSession) -> None:
@@ -148,6 +157,8 @@ class NetworkLog:
         that is under way), or why there is none."""
         request = self._find(request_id)
         await _wait(request.loaded, wait_s)
+        if request.refused is not None:
+            return MissingBody(f"Request {request.id} was blocked ({request.refused.statement}): it has no body.")
         if request.status == 0:
             return MissingBody(f"Request {request.id} failed ({request.error_text}): it has no body.")
         if request.ended is None:
@@ -250,6 +261,7 @@ class NetworkLog:
             record.ended = float(event.params["timestamp"])
             canceled = " (canceled)" if event.params.get("canceled") else ""
             record.status, record.error_text = 0, str(event.params.get("errorText", "failed")) + canceled
+            record.refused = self._refusal_of(record.cdp_id) if self._refusal_of else None
             record.check_settled()
             record.loaded.set()
 

@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from cdpilot.browser.page.origin_policy import Refusal
+
 NAMED_TYPES = {"document", "stylesheet", "image", "media", "font", "script", "xhr", "fetch", "websocket"}
 
 
@@ -33,6 +35,7 @@ class NetworkEntry:
     encoded_size: int | None  # bytes on the wire, once loaded
     duration_ms: int | None  # None while in flight
     error_text: str | None  # why it failed
+    refused: Refusal | None = None  # it failed because the origin lists refused it
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,11 @@ The scheme is read the way browsers read it (WHATWG URL): surrounding whitespace
 controls are ignored, tabs and newlines anywhere are dropped, case does not matter. The
 text is also read once more after undoing percent-encoding and HTML entities, so
 ``%6Aavascript:`` or ``javascript&colon;`` cannot pose as a host name.
+
+Given the start-up origin lists (`OriginPolicy`), a URL on a refused origin is refused
+here too, before anything reaches the browser, with the origin and the rule in the error;
+the browser-side interception (`OriginGuard`) would only fail it after the fact, as a
+failed load.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import html
 import re
 from urllib.parse import unquote
 
+from cdpilot.browser.page.origin_policy import OriginPolicy
 from cdpilot.errors import ArgumentError, FieldProblem
 
 NAVIGABLE_SCHEMES = frozenset({"http", "https", "about", "data"})
@@ -68,11 +74,23 @@ def _refuse(reason: str, given: str, *, allow_file_urls: bool) -> ArgumentError:
     )
 
 
-def normalize_url(raw: str, *, allow_file_urls: bool) -> str:
+def check_origin(url: str, origins: OriginPolicy) -> None:
+    """An `ArgumentError` naming the origin and the rule when `origins` refuses `url`."""
+    refusal = origins.refusal(url)
+    if refusal is not None:
+        raise ArgumentError(
+            f"Refused to navigate: {refusal.statement}.",
+            problems=[FieldProblem("url", f"a URL on an origin that {refusal.flag} lets through", refusal.origin)],
+            suggestion="The origin lists are fixed when cdpilot starts (--allowed-origins, --blocked-origins): "
+            "choose a URL they allow, or ask whoever runs cdpilot to change them.",
+        )
+
+
+def normalize_url(raw: str, *, allow_file_urls: bool, origins: OriginPolicy | None = None) -> str:
     """The URL to hand to the browser, or an `ArgumentError` saying why it is refused.
 
     A URL without a scheme (``example.com``, ``127.0.0.1:8000/x``, ``localhost:3000``)
-    gets ``http://``, as an address bar would do.
+    gets ``http://``, as an address bar would do. With `origins`, its origin must pass them.
     """
     url = _clean(raw)
     if not url:
@@ -94,4 +112,6 @@ def normalize_url(raw: str, *, allow_file_urls: bool) -> str:
         raise _refuse(
             "about: pages other than about:blank are not allowed", "an about: URL", allow_file_urls=allow_file_urls
         )
+    if origins is not None:
+        check_origin(url, origins)
     return url

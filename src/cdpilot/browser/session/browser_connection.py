@@ -1,7 +1,8 @@
 """One browser we drive: its CDP connection, the page we talk to, and (if launched) its process.
 
 `ConnectionManager` (manager.py) keeps many of these; handlers reach one through
-`ConnectionManager.get` and talk to its `page` session.
+`ConnectionManager.get` and talk to its `page` session. Each one enforces the origin lists
+in its browser (`OriginGuard`) from before its first page is attached.
 """
 
 from __future__ import annotations
@@ -9,9 +10,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from cdpilot.browser.observe.network import NetworkLog
+from cdpilot.browser.page.origin_policy import OriginPolicy
 from cdpilot.browser.session.connection_facts import ConnectionKind
 from cdpilot.browser.session.features import PageFeatures
 from cdpilot.browser.session.launcher import LaunchedBrowser
+from cdpilot.browser.session.origin_guard import OriginGuard
 from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession, Subscriptions
 
 
@@ -25,6 +29,7 @@ class BrowserConnection:
         cdp: CdpConnection,
         version: dict[str, Any],
         process: LaunchedBrowser | None,
+        origins: OriginPolicy,
     ) -> None:
         self.id = connection_id
         self.kind = kind
@@ -34,8 +39,10 @@ class BrowserConnection:
         self.process = process
         self.target_url: str | None = None
         self.target_title: str | None = None
+        self.viewport: tuple[int, int] | None = None  # the page size a launched browser's windows get
         self._page: CdpSession | None = None
-        self.features = PageFeatures()
+        self.guard = OriginGuard(origins)
+        self.features = PageFeatures(network=NetworkLog(refusal_of=self.guard.refusal_of))
         self.page_order: list[str] = []  # page target ids in first-seen order: stable tab indexes
         self._subscriptions = Subscriptions()
         self._subscriptions.add(
@@ -56,10 +63,13 @@ class BrowserConnection:
         *,
         process: LaunchedBrowser | None,
         timeout_s: float,
+        origins: OriginPolicy,
     ) -> BrowserConnection:
-        """Check the browser answers (within `timeout_s`), then attach to its first page."""
+        """Check the browser answers (within `timeout_s`), start enforcing `origins`, then
+        attach to its first page."""
         version = await cdp.browser.send("Browser.getVersion", timeout_s=timeout_s)
-        connection = cls(connection_id, kind, cdp, version, process)
+        connection = cls(connection_id, kind, cdp, version, process, origins)
+        await connection.guard.start(cdp.browser)
         await cdp.browser.send("Target.setDiscoverTargets", {"discover": True})  # replays targetCreated
         await connection.use_target(await connection._first_page_target())
         return connection
@@ -95,6 +105,24 @@ class BrowserConnection:
             await self.cdp.browser.send("Target.detachFromTarget", {"sessionId": previous.session_id})
         return session
 
+    async def fit_window(self) -> None:
+        """Size the current page's window so that the page itself, not the window, is `viewport`.
+
+        Why measured: the browser's UI takes part of the window, headless too, and its height
+        varies with the version. Each window is fitted when cdpilot opens it: headless
+        Chromium gives a new tab a window of its own, at the launch size."""
+        if self.viewport is None:
+            return
+        page = self.page
+        reply = await page.send(
+            "Runtime.evaluate",
+            {"expression": "[outerWidth - innerWidth, outerHeight - innerHeight]", "returnByValue": True},
+        )
+        extra_width, extra_height = reply["result"]["value"]
+        window = await self.cdp.browser.send("Browser.getWindowForTarget", {"targetId": page.target_id})
+        bounds = {"width": self.viewport[0] + extra_width, "height": self.viewport[1] + extra_height}
+        await self.cdp.browser.send("Browser.setWindowBounds", {"windowId": window["windowId"], "bounds": bounds})
+
     def remember_location(self, url: str, title: str) -> None:
         """Record where the page is, as a navigation just learnt it: Chrome reports URL changes
         through ``Target.targetInfoChanged`` but not always the title that the load set."""
@@ -107,6 +135,7 @@ class BrowserConnection:
     async def close(self) -> None:
         """Let go: close the transport; a launched browser is ended and its temp profile removed."""
         self._subscriptions.clear()
+        self.guard.stop()
         await self.cdp.close()
         if self.process is not None:
             await self.process.stop()

@@ -13,16 +13,25 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from cdpilot.browser.page.origin_policy import OriginPolicy
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.connection_facts import ConnectionInfo, ConnectionKind
 from cdpilot.browser.session.endpoints import check_host_and_port, check_websocket_url
-from cdpilot.browser.session.launcher import LaunchedBrowser, LaunchPlan, args_from_env, browser_args, find_browser
+from cdpilot.browser.session.launcher import (
+    LaunchedBrowser,
+    LaunchPlan,
+    args_from_env,
+    browser_args,
+    browser_env,
+    find_browser,
+    make_scratch_dir,
+    option_args,
+    require_display,
+)
 from cdpilot.cdp import CdpConnection, Transport, WebSocketTransport, discover_websocket_url
 from cdpilot.errors import BrowserConnectionError, CdpTimeoutError
 
@@ -35,11 +44,15 @@ class LaunchOptions:
     connection_id: str | None
     headless: bool = True
     executable_path: str | None = None
-    user_data_dir: str | None = None
-    extra_args: tuple[str, ...] = ()
+    user_data_dir: str | None = None  # kept after the browser ends; None: a temp profile, removed
+    extra_args: tuple[str, ...] = ()  # after every flag of ours, so they can override any
     url: str | None = None
     timeout_ms: int = 20000  # how long the browser may take to answer its first command
     allow_file_urls: bool = False  # may `url` be a file: URL (same policy as navigate)
+    viewport: tuple[int, int] | None = (1280, 720)  # the page's, headless; the window's, headed
+    user_agent: str | None = None
+    proxy_server: str | None = None  # such as http://127.0.0.1:3128
+    ignore_https_errors: bool = False
 
 
 @dataclass(frozen=True)
@@ -55,8 +68,17 @@ class ConnectOptions:
 class ConnectionManager:
     """Owns every browser connection of the server and the active-connection pointer."""
 
-    def __init__(self, *, allow_remote: bool = False, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        allow_remote: bool = False,
+        env: Mapping[str, str] | None = None,
+        origins: OriginPolicy | None = None,
+    ) -> None:
+        """`origins`: the start-up origin lists, enforced in every browser launched or connected
+        and checked for every URL handed to one (None: every origin allowed)."""
         self._allow_remote = allow_remote
+        self.origins = OriginPolicy() if origins is None else origins
         self._env: Mapping[str, str] = os.environ if env is None else env
         self._connections: dict[str, BrowserConnection] = {}
         self._recent: list[str] = []  # least to most recently used
@@ -70,29 +92,43 @@ class ConnectionManager:
     async def launch(self, options: LaunchOptions) -> ConnectionInfo:
         executable = find_browser(options.executable_path, self._env)
         env_args = args_from_env(self._env)
+        require_display(options.headless, (*env_args, *options.extra_args), self._env)
         start_url = (
-            normalize_url(options.url, allow_file_urls=options.allow_file_urls) if options.url else "about:blank"
+            normalize_url(options.url, allow_file_urls=options.allow_file_urls, origins=self.origins)
+            if options.url
+            else "about:blank"
+        )
+        flags = option_args(
+            headless=options.headless,
+            viewport=options.viewport,
+            user_agent=options.user_agent,
+            proxy_server=options.proxy_server,
+            ignore_https_errors=options.ignore_https_errors,
         )
         async with self._lock:
             connection_id = await self._claim_id(options.connection_id)
-            profile_dir = options.user_data_dir or tempfile.mkdtemp(prefix="cdpilot-profile-")
+            scratch_dir = make_scratch_dir(options.user_data_dir)
+            profile_dir = options.user_data_dir or scratch_dir
             args = browser_args(
                 profile_dir=profile_dir,
                 headless=options.headless,
+                options=flags,
                 env_args=env_args,
                 extra_args=options.extra_args,
-                start_url=start_url,
+                start_url="about:blank" if self.origins.enforced else start_url,  # see _open_start_url
             )
-            plan = LaunchPlan(executable, args, profile_dir, owns_profile=options.user_data_dir is None)
+            plan = LaunchPlan(executable, args, browser_env(self._env, scratch_dir), profile_dir, scratch_dir)
             try:
                 process = LaunchedBrowser.spawn(plan)
             except BaseException:
-                if plan.owns_profile:
-                    shutil.rmtree(profile_dir, ignore_errors=True)
+                plan.discard()
                 raise
             self._launched.add(process)
             try:
                 connection = await self._start_launched(connection_id, process, options.timeout_ms / 1000)
+                connection.viewport = options.viewport
+                await connection.fit_window()
+                await self._open_start_url(connection, start_url)
             except BaseException:
                 await process.stop()
                 self._launched.discard(process)
@@ -110,7 +146,7 @@ class ConnectionManager:
             if options.ws_url is None:
                 url = await discover_websocket_url(options.host, options.port, timeout_s=timeout_s)
             transport = await WebSocketTransport.open(url, headers=options.headers, timeout_s=timeout_s)
-            connection = await _start(connection_id, "connected", transport, None, timeout_s)
+            connection = await _start(connection_id, "connected", transport, None, timeout_s, self.origins)
             return self._add(connection)
 
     def list(self) -> list[ConnectionInfo]:
@@ -158,7 +194,7 @@ class ConnectionManager:
     ) -> BrowserConnection:
         """Start-up failures name what happened: the browser's exit code and last words."""
         try:
-            return await _start(connection_id, "launched", await process.open_pipe(), process, timeout_s)
+            return await _start(connection_id, "launched", await process.open_pipe(), process, timeout_s, self.origins)
         except BrowserConnectionError as exc:
             await process.wait_exited(EXIT_REPORT_WAIT_S)
             last_words = process.stderr_tail() or "(nothing)"
@@ -172,6 +208,13 @@ class ConnectionManager:
                 f"The browser did not answer within {timeout_s:g} s of starting. "
                 "Raise timeout_ms if this machine is slow."
             ) from exc
+
+    async def _open_start_url(self, connection: BrowserConnection, start_url: str) -> None:
+        """With origin lists, the browser starts on about:blank and is sent to `start_url` only
+        once it enforces them: a page given on the command line starts loading at once, and its
+        first requests could reach a blocked origin before the interception is on."""
+        if self.origins.enforced and start_url != "about:blank":
+            await connection.page.send("Page.navigate", {"url": start_url})
 
     async def _claim_id(self, requested: str | None) -> str:
         """`requested`, after closing the connection that holds it; or the first free default id
@@ -228,10 +271,13 @@ async def _start(
     transport: Transport,
     process: LaunchedBrowser | None,
     timeout_s: float,
+    origins: OriginPolicy,
 ) -> BrowserConnection:
     cdp = await CdpConnection.open(transport)
     try:
-        return await BrowserConnection.start(connection_id, kind, cdp, process=process, timeout_s=timeout_s)
+        return await BrowserConnection.start(
+            connection_id, kind, cdp, process=process, timeout_s=timeout_s, origins=origins
+        )
     except BaseException:
         await cdp.close()
         raise
