@@ -1,9 +1,10 @@
 """`make demo`: a real cdpilot session over MCP stdio against a bundled page.
 
 Serves demo/page.html on 127.0.0.1, starts `cdpilot` as a subprocess with the official
-`mcp` client, launches a headless Chromium, signs in on the page (find the button, fill the
-form, click), reads the console, takes a screenshot, then debugs the welcome page's script
-(breakpoint, click into it, step, evaluate in the paused frame, resume), shows one refused
+`mcp` client and navigates: that first call launches a headless Chromium by itself. It
+signs in on the page (find the button, fill the form, click), reads the console, takes a
+screenshot, then debugs the welcome page's script (a breakpoint, which turns the debugger
+on by itself; click into it, step, evaluate in the paused frame, resume), shows one refused
 call, and disconnects, printing each call and its answer.
 """
 
@@ -64,7 +65,6 @@ async def main() -> None:
             print(
                 f"cdpilot is up in smart mode with {len(tools.tools)} tools: {', '.join(t.name for t in tools.tools)}"
             )
-            await step(client, "chrome", {"action": "launch"})
             await step(client, "navigate", {"url": url})
             await step(client, "query_elements", {"selector": "form button[type=submit]"})
             await step(client, "fill_element", {"selector": "#email", "text": "ada@example.test"})
@@ -72,7 +72,6 @@ async def main() -> None:
             await step(client, "click_element", {"selector": "#submit"})
             await step(client, "get_console_logs", {})
             await step(client, "page", {"action": "screenshot"})
-            await step(client, "enable_debug_tools", {})
             await step(client, "breakpoint", {"action": "set", "url_regex": r"greet\.js$", "line_number": 2})
             await step(client, "click_element", {"selector": "#greet"})
             await step(client, "step", {"direction": "over"})

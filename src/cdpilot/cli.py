@@ -1,78 +1,151 @@
-"""Command line: flags, mode selection, logging set-up, then serve."""
+"""cdpilot: an MCP server that lets an AI agent drive and debug Chrome, Chromium or Electron.
+
+It speaks the Chrome DevTools Protocol: open pages, query and act on them by CSS selector,
+read the console and the network, take screenshots, and debug JavaScript (breakpoints,
+stepping, call stacks, source maps). An MCP client starts it and talks to it on stdio; the
+first page tool launches a headless Chromium unless told otherwise.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import os
 import sys
 from collections.abc import Mapping
-from pathlib import Path
+from urllib.parse import urlsplit
 
-from cdpilot_generated.manifests import MODES, Mode
+from cdpilot_generated import manifests
+from cdpilot_generated.manifests import Mode
 
 from cdpilot import __version__
-from cdpilot.context import Settings
-from cdpilot.server.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
+from cdpilot.browser.page.origin_policy import OriginPolicy
+from cdpilot.config import (
+    OPTIONS,
+    Config,
+    ConfigError,
+    add_flags,
+    config_schema,
+    environment_lines,
+    given_flags,
+    resolve,
+)
+from cdpilot.context import AttachTarget, LaunchDefaults, Settings
 
 _LEGACY_FLAG = {"true": True, "1": True, "false": False, "0": False, "": False}
 
+CLIENT_EXAMPLE = """\
+An MCP client configuration (e.g. .mcp.json, claude_desktop_config.json):
+  {"mcpServers": {"cdpilot": {"command": "cdpilot",
+                              "args": ["--viewport", "1440x900", "--disable-tools", "evaluate"]}}}
+"""
 
-class StartupError(Exception):
-    """A start-up setting that cannot be honoured; the message names it and what is allowed."""
 
-
-def select_mode(flag: str | None, env: Mapping[str, str]) -> tuple[Mode, str]:
-    """The active mode and where it came from: --mode, CDPILOT_MODE, then USE_LEGACY_TOOLS."""
-    if flag is not None:
-        return ("legacy" if flag == "legacy" else "smart"), "--mode"
-    if "CDPILOT_MODE" in env:
-        value = env["CDPILOT_MODE"].strip().lower()
-        if value == "smart":
-            return "smart", "CDPILOT_MODE"
-        if value == "legacy":
-            return "legacy", "CDPILOT_MODE"
-        raise StartupError(f"CDPILOT_MODE={env['CDPILOT_MODE']!r} is not valid; allowed values: smart, legacy")
+def select_mode(config: Config, env: Mapping[str, str]) -> tuple[Mode, str]:
+    """The active mode and where it came from: the mode setting, else USE_LEGACY_TOOLS."""
+    if config.given("mode"):
+        return ("legacy" if config["mode"] == "legacy" else "smart"), config.sources["mode"]
     raw = env.get("USE_LEGACY_TOOLS")
     if raw is None:
         return "smart", "default"
     legacy = _LEGACY_FLAG.get(raw.strip().lower())
     if legacy is None:
-        raise StartupError(
+        raise ConfigError(
             f"USE_LEGACY_TOOLS={raw!r} is not valid; allowed values: true, 1 (legacy), false, 0 (smart), or unset"
         )
     return ("legacy" if legacy else "smart"), "USE_LEGACY_TOOLS"
 
 
-def _rate_limit(text: str) -> RateLimit | None:
-    try:
-        return RateLimit.parse(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"expected CALLS/SECONDS such as 200/10, or 0 ({exc})") from exc
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cdpilot", description=__doc__)
-    parser.add_argument("--mode", choices=MODES, help="tool mode (default: $CDPILOT_MODE, else smart)")
-    parser.add_argument("--allow-remote", action="store_true", help="allow chrome_connect to non-loopback hosts")
-    parser.add_argument("--allow-file-urls", action="store_true", help="allow navigation to file: URLs")
-    parser.add_argument("--output-dir", type=Path, help="where screenshots and bodies are written")
-    parser.add_argument(
-        "--rate-limit",
-        type=_rate_limit,
-        default=DEFAULT_RATE_LIMIT,
-        metavar="CALLS/SECONDS",
-        help=f"per-tool call limit (default: {DEFAULT_RATE_LIMIT.calls}/{DEFAULT_RATE_LIMIT.per_s:g}; 0: none)",
+    parser = argparse.ArgumentParser(
+        prog="cdpilot",
+        description=__doc__,
+        epilog="\n".join(
+            [
+                "Every flag is also an environment variable and a key of --config FILE (a JSON object;",
+                "cdpilot --config-schema prints its JSON Schema). A flag wins over a variable, a variable",
+                "over the file.",
+                "",
+                "Environment variables:",
+                *environment_lines(),
+                "  CDPILOT_CONFIG" + " " * (max(len(o.env_name) for o in OPTIONS) - 12) + "--config",
+                "",
+                CLIENT_EXAMPLE,
+            ]
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--transport", choices=["stdio"], default="stdio", help="MCP transport (stdio only)")
-    parser.add_argument(
-        "--check-handlers",
-        action="store_true",
-        help="verify the handler table against the tool catalog and exit",
-    )
+    parser.add_argument("--config", metavar="FILE", help="read settings from this JSON file [CDPILOT_CONFIG]")
+    add_flags(parser)
     parser.add_argument("--version", action="version", version=f"cdpilot {__version__}")
+    parser.add_argument("--config-schema", action="store_true", help="print the config file's JSON Schema and exit")
+    parser.add_argument(
+        "--check-handlers", action="store_true", help="verify the handler table against the tool catalog and exit"
+    )
     return parser
+
+
+def build_settings(config: Config, mode: Mode) -> Settings:
+    """The resolved config as the server uses it; refuses what only makes sense together."""
+    from cdpilot.server.tool_filter import select_tools
+
+    try:
+        tools = select_tools(mode, config["tools"], config["disable_tools"])
+    except ValueError as exc:
+        where = " / ".join(config.sources[key] for key in ("tools", "disable_tools") if config.given(key))
+        raise ConfigError(f"{where}: {exc}") from exc
+    attach = _attach_target(config)
+    return Settings(
+        auto_launch=config["auto_launch"],
+        launch=LaunchDefaults(
+            headless=not config["headed"],
+            executable_path=config["executable_path"],
+            user_data_dir=config["user_data_dir"],
+            viewport=config["viewport"],
+            user_agent=config["user_agent"],
+            proxy_server=config["proxy_server"],
+            ignore_https_errors=config["ignore_https_errors"],
+            extra_args=config["chrome_args"],
+        ),
+        attach=attach,
+        origins=_origin_policy(config),
+        tools=tools,
+        allow_remote=config["allow_remote"],
+        allow_file_urls=config["allow_file_urls"],
+        output_dir=config["output_dir"],
+        rate_limit=config["rate_limit"],
+    )
+
+
+def _origin_policy(config: Config) -> OriginPolicy:
+    try:
+        return OriginPolicy(config["allowed_origins"], config["blocked_origins"])
+    except ValueError as exc:
+        where = " / ".join(config.sources[key] for key in ("allowed_origins", "blocked_origins") if config.given(key))
+        raise ConfigError(f"{where}: {exc}") from exc
+
+
+def _attach_target(config: Config) -> AttachTarget | None:
+    """Where to attach instead of launching, refused at start if the remote-host rules forbid it."""
+    from cdpilot.browser.session.endpoints import check_host_and_port, check_websocket_url
+    from cdpilot.errors import ArgumentError
+
+    url, endpoint = config["browser_url"], config["ws_endpoint"]
+    try:
+        if url:
+            parts = urlsplit(url)
+            check_host_and_port(parts.hostname or "", parts.port or 0, allow_remote=config["allow_remote"])
+        if endpoint:
+            check_websocket_url(endpoint, allow_remote=config["allow_remote"])
+    except ArgumentError as exc:
+        key = "browser_url" if url else "ws_endpoint"
+        problems = "; ".join(problem.render() for problem in exc.problems)
+        raise ConfigError(f"{config.sources[key]}: {exc.message} ({problems})") from exc
+    if url or endpoint or config["auto_connect"]:
+        return AttachTarget(url, endpoint, config["auto_connect"])
+    return None
 
 
 def check_handlers() -> int:
@@ -91,27 +164,25 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.check_handlers:
         return check_handlers()
+    if args.config_schema:
+        print(json.dumps(config_schema(), indent=2, ensure_ascii=False))
+        return 0
     logging.basicConfig(
         stream=sys.stderr, level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     try:
-        mode, source = select_mode(args.mode, os.environ)
-    except StartupError as exc:
+        config = resolve(given_flags(args), os.environ, args.config)
+        mode, source = select_mode(config, os.environ)
+        settings = build_settings(config, mode)
+    except ConfigError as exc:
         print(f"cdpilot: {exc}", file=sys.stderr)
         return 2
-
-    from cdpilot_generated import manifests
 
     from cdpilot.server.app import serve
 
     count = manifests.SMART_TOOL_COUNT if mode == "smart" else manifests.LEGACY_TOOL_COUNT
-    print(f"cdpilot {__version__}: mode={mode} ({source}), {count} tools", file=sys.stderr)
-    settings = Settings(
-        allow_remote=args.allow_remote,
-        allow_file_urls=args.allow_file_urls,
-        output_dir=args.output_dir,
-        rate_limit=args.rate_limit,
-    )
+    served = f"{len(settings.tools)} of {count} tools" if settings.tools is not None else f"{count} tools"
+    print(f"cdpilot {__version__}: mode={mode} ({source}), {served}", file=sys.stderr)
     return asyncio.run(serve(mode, settings))
 
 

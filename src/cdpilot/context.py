@@ -6,12 +6,17 @@ so a test can hand a handler its own connection manager, settings or clock.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cdpilot_generated.manifests import Mode
 
+from cdpilot.browser.page.origin_policy import OriginPolicy
 from cdpilot.server.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
 
 if TYPE_CHECKING:
@@ -19,9 +24,37 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class LaunchDefaults:
+    """How cdpilot starts a browser when a call needs one: `chrome launch` and auto-launch alike."""
+
+    headless: bool = True
+    executable_path: str | None = None
+    user_data_dir: str | None = None  # kept after exit; None: a temp profile, removed when the browser ends
+    viewport: tuple[int, int] = (1280, 720)
+    user_agent: str | None = None
+    proxy_server: str | None = None
+    ignore_https_errors: bool = False
+    extra_args: tuple[str, ...] = ()  # more Chromium flags, after cdpilot's own (so they can override them)
+
+
+@dataclass(frozen=True)
+class AttachTarget:
+    """A browser to attach to instead of launching one: exactly one of the three ways is set."""
+
+    browser_url: str | None = None  # http://host:port of a browser started with remote debugging
+    ws_endpoint: str | None = None  # its ws://… browser endpoint
+    auto_connect: bool = False  # find a local one through DevToolsActivePort or the default port
+
+
+@dataclass(frozen=True)
 class Settings:
     """Start-up choices that change what a tool may do."""
 
+    auto_launch: bool = True  # a page tool with no browser starts one (or attaches, given `attach`)
+    launch: LaunchDefaults = LaunchDefaults()
+    attach: AttachTarget | None = None
+    origins: OriginPolicy = field(default_factory=OriginPolicy)  # where navigation and page requests may go
+    tools: frozenset[str] | None = None  # the tools served in the active mode; None: all of them
     allow_remote: bool = False
     allow_file_urls: bool = False
     output_dir: Path | None = None
@@ -49,3 +82,29 @@ class ToolContext:
     connections: ConnectionManager
     mode: Mode
     settings: Settings
+    first_contact: asyncio.Lock = field(default_factory=asyncio.Lock)  # one auto-launch for concurrent calls
+
+
+_call_notes: ContextVar[list[str] | None] = ContextVar("cdpilot_call_notes", default=None)
+
+
+def add_call_note(line: str) -> None:
+    """Say something about the call above its answer, whatever the answer turns out to be.
+
+    Why not part of the answer: what a handler did on the way (launching the browser it
+    needed) must be said even when the handler then fails, and the registry, which writes
+    both success and error answers, is the one place that sees both."""
+    notes = _call_notes.get()
+    if notes is not None:
+        notes.append(line)
+
+
+@contextmanager
+def collecting_call_notes() -> Iterator[list[str]]:
+    """The notes `add_call_note` makes inside this block (one tool call)."""
+    notes: list[str] = []
+    token = _call_notes.set(notes)
+    try:
+        yield notes
+    finally:
+        _call_notes.reset(token)

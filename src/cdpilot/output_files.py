@@ -54,6 +54,11 @@ def resolve_output_path(root: Path, user_path: str, *, field: str) -> Path:
     return _place(root, _checked_relative(user_path, field), field)
 
 
+def check_output_path(user_path: str, *, field: str) -> None:
+    """Refuse a path by its shape alone, before any work (a browser start, a capture) is done for it."""
+    _checked_relative(user_path, field)
+
+
 def _checked_relative(user_path: str, field: str) -> PurePosixPath:
     """The path's shape alone: refused before anything (even the output directory) is created."""
     if "\0" in user_path:

@@ -67,7 +67,7 @@ async def scenario(client: ModeClient, site_url: str) -> list[tuple[str, bool, s
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_no_answer_leaves_a_placeholder_or_names_the_other_modes_tools(mode: Mode, site_url: str) -> None:
-    async with mcp_client(mode) as raw:
+    async with mcp_client(mode, "--no-auto-launch") as raw:  # the first step meets no browser
         seen = await scenario(ModeClient(raw, mode), site_url)
     failed = [tool for tool, is_error, _ in seen if is_error]
     assert failed == [

@@ -250,7 +250,7 @@ async def run_cases(server: RawServer, stdout: Stdout, cases: list[Case], tally:
 
 
 async def test_every_line_gets_its_one_answer_and_the_session_goes_on(report: Report) -> None:
-    server = await RawServer.start("smart")
+    server = await RawServer.start("smart", "--no-auto-launch")  # framing only: no browser is needed
     stdout = Stdout(server)
     tally = Tally()
     try:

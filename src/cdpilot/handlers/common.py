@@ -1,10 +1,74 @@
-"""Small decisions every handler group shares."""
+"""Small decisions every handler group shares, and the way every page tool reaches its browser."""
 
 from __future__ import annotations
 
-from cdpilot.context import ToolContext
+from urllib.parse import urlsplit
+
+from cdpilot import progress
+from cdpilot.browser.session.auto_connect import find_local_browser
+from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.session.connection_facts import ConnectionInfo
+from cdpilot.browser.session.manager import ConnectOptions, LaunchOptions
+from cdpilot.context import AttachTarget, ToolContext, add_call_note
+
+NO_AUTO_LAUNCH = "cdpilot --no-auto-launch turns this off"
 
 
 def wants_context(include_context: bool | None, ctx: ToolContext) -> bool:
     """`include_context` as the caller meant it: explicit wins, else smart mode bundles and legacy does not."""
     return ctx.mode == "smart" if include_context is None else include_context
+
+
+def launch_options(ctx: ToolContext, connection_id: str | None) -> LaunchOptions:
+    """A launch with the start-up settings (`--headed`, `--viewport`, …); `chrome launch` overrides some."""
+    defaults = ctx.settings.launch
+    return LaunchOptions(
+        connection_id=connection_id,
+        headless=defaults.headless,
+        executable_path=defaults.executable_path,
+        user_data_dir=defaults.user_data_dir,
+        extra_args=defaults.extra_args,
+        viewport=defaults.viewport,
+        user_agent=defaults.user_agent,
+        proxy_server=defaults.proxy_server,
+        ignore_https_errors=defaults.ignore_https_errors,
+        allow_file_urls=ctx.settings.allow_file_urls,
+    )
+
+
+async def browser(ctx: ToolContext, connection_id: str | None) -> BrowserConnection:
+    """The connection a page tool acts on; on first use, with none connected, one is started.
+
+    Why here and not before every handler: a handler checks its own arguments first and
+    only then asks for its browser, so a call that is wrong anyway (a javascript: URL) gets
+    its VALIDATION error without starting anything. The answer's first line says what was
+    started, through `add_call_note`."""
+    if connection_id is None and ctx.connections.active_id is None and ctx.settings.auto_launch:
+        async with ctx.first_contact:
+            if ctx.connections.active_id is None:  # a concurrent call may have started one meanwhile
+                add_call_note(await _first_contact(ctx))
+    return ctx.connections.get(connection_id)
+
+
+async def _first_contact(ctx: ToolContext) -> str:
+    attach = ctx.settings.attach
+    if attach is None:
+        mode = "headless" if ctx.settings.launch.headless else "headed"
+        await progress.report(f"Launching {mode} Chromium")
+        info = await ctx.connections.launch(launch_options(ctx, None))
+        return f"Launched {mode} {info.browser} as '{info.id}': no browser was connected ({NO_AUTO_LAUNCH})."
+    await progress.report("Attaching to the browser")
+    info = await ctx.connections.connect(await _connect_options(attach))
+    return f"Attached to {info.browser} at {_where(attach, info)} as '{info.id}': no browser was connected."
+
+
+async def _connect_options(attach: AttachTarget) -> ConnectOptions:
+    if attach.browser_url is not None:
+        parts = urlsplit(attach.browser_url)
+        return ConnectOptions(connection_id=None, host=parts.hostname or "", port=parts.port or 9222)
+    ws_url = attach.ws_endpoint if attach.ws_endpoint is not None else await find_local_browser()
+    return ConnectOptions(connection_id=None, ws_url=ws_url)
+
+
+def _where(attach: AttachTarget, info: ConnectionInfo) -> str:
+    return attach.browser_url or info.endpoint

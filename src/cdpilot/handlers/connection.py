@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from cdpilot_generated.models import (
     ChromeConnectArgs,
     ChromeDisconnectArgs,
@@ -10,6 +12,7 @@ from cdpilot_generated.models import (
     ChromeSwitchConnectionArgs,
 )
 
+from cdpilot import progress
 from cdpilot.answers.connections import (
     connected_answer,
     connections_answer,
@@ -17,24 +20,25 @@ from cdpilot.answers.connections import (
     launched_answer,
     switched_answer,
 )
-from cdpilot.browser.session.manager import ConnectOptions, LaunchOptions
+from cdpilot.browser.session.manager import ConnectOptions
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import ArgumentError, FieldProblem
+from cdpilot.handlers.common import launch_options
 
 
 async def chrome_launch(args: ChromeLaunchArgs, ctx: ToolContext) -> ToolResult:
-    info = await ctx.connections.launch(
-        LaunchOptions(
-            connection_id=args.connection_id,
-            headless=args.headless,
-            executable_path=args.executable_path,
-            user_data_dir=args.user_data_dir,
-            extra_args=tuple(args.extra_args),
-            url=args.url,
-            allow_file_urls=ctx.settings.allow_file_urls,
-        )
+    await progress.report("Launching the browser")
+    defaults = launch_options(ctx, args.connection_id)
+    given = args.model_fields_set
+    options = replace(
+        defaults,
+        headless=args.headless if "headless" in given else defaults.headless,
+        executable_path=args.executable_path or defaults.executable_path,
+        user_data_dir=args.user_data_dir or defaults.user_data_dir,
+        extra_args=(*defaults.extra_args, *args.extra_args),
+        url=args.url,
     )
-    return ToolResult(launched_answer(info))
+    return ToolResult(launched_answer(await ctx.connections.launch(options)))
 
 
 async def chrome_connect(args: ChromeConnectArgs, ctx: ToolContext) -> ToolResult:

@@ -46,32 +46,35 @@ from cdpilot.answers.debugger_setup import (
 )
 from cdpilot.answers.pause_bundle import pause_bundle_lines, pause_pending_line, paused_again_lines, ran_on_lines
 from cdpilot.answers.sources import scripts_answer, search_answer, source_lines_answer
+from cdpilot.browser.debugger.breakpoint_requests import check_script_choice
 from cdpilot.browser.debugger.debugger_facts import RunCommand, RunOutcome, StepKind
 from cdpilot.browser.debugger.pause_snapshot import take_call_stack, take_pause_snapshot
+from cdpilot.browser.debugger.source_files import search_pattern
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers.common import wants_context
+from cdpilot.handlers.common import browser, wants_context
 
 
 async def debugger_enable(args: DebuggerEnableArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     enabled_now = await conn.features.debugger.enable()
     return _lines(enabled_lines(enabled_now, conn.target_url, conn.features.debugger.scripts.urls()))
 
 
 async def debugger_disable(args: DebuggerDisableArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     return ToolResult(disabled_line(await conn.features.debugger.disable()))
 
 
 async def debugger_skip_all_pauses(args: DebuggerSkipAllPausesArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     enabled_now = await conn.features.debugger.set_skip_all_pauses(args.skip_all_pauses)
     return ToolResult(skip_pauses_line(args.skip_all_pauses, enabled_now=enabled_now))
 
 
 async def debugger_set_breakpoint(args: DebuggerSetBreakpointArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    check_script_choice(args.url, args.url_regex)
+    conn = await browser(ctx, args.connection_id)
     enabled = await _enabled_now(conn)
     breakpoint_ = await conn.features.debugger.set_breakpoint(
         url=args.url,
@@ -88,7 +91,7 @@ async def debugger_set_breakpoint(args: DebuggerSetBreakpointArgs, ctx: ToolCont
 
 
 async def debugger_set_function_breakpoint(args: DebuggerSetFunctionBreakpointArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     enabled, debugger = await _enabled_now(conn), conn.features.debugger
     place = await debugger.files.find_function(args.function_name)
     breakpoint_ = await debugger.set_breakpoint(
@@ -98,37 +101,37 @@ async def debugger_set_function_breakpoint(args: DebuggerSetFunctionBreakpointAr
 
 
 async def debugger_set_xhr_breakpoint(args: DebuggerSetXhrBreakpointArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     enabled = await _enabled_now(conn)
     return _lines(enabled + trigger_set_lines(await conn.features.debugger.set_trigger("xhr", args.url_contains)))
 
 
 async def debugger_set_event_breakpoint(args: DebuggerSetEventBreakpointArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     enabled = await _enabled_now(conn)
     return _lines(enabled + trigger_set_lines(await conn.features.debugger.set_trigger("event", args.event_name)))
 
 
 async def debugger_set_dom_breakpoint(args: DebuggerSetDomBreakpointArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     enabled = await _enabled_now(conn)
     trigger = await conn.features.debugger.set_trigger("dom", args.selector, args.dom_change)
     return _lines(enabled + trigger_set_lines(trigger))
 
 
 async def debugger_remove_breakpoint(args: DebuggerRemoveBreakpointArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     spec = await conn.features.debugger.remove_breakpoint(args.breakpoint_id)
     return ToolResult(breakpoint_removed_line(spec))
 
 
 async def debugger_list_breakpoints(args: DebuggerListBreakpointsArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     return _lines(breakpoint_list_lines(await conn.features.debugger.breakpoints()))
 
 
 async def debugger_pause(args: DebuggerPauseArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     mark = conn.features.console.mark()
     enabled = await _enabled_now(conn)
     pause = await conn.features.debugger.pause(args.timeout_ms)
@@ -140,7 +143,7 @@ async def debugger_pause(args: DebuggerPauseArgs, ctx: ToolContext) -> ToolResul
 
 
 async def debugger_resume(args: DebuggerResumeArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     mark = conn.features.console.mark()
     outcome = await conn.features.debugger.resume(args.timeout_ms)
     return await _after_run(ctx, conn, "resume", outcome, mark, args.include_context)
@@ -159,32 +162,32 @@ async def debugger_step_out(args: DebuggerStepOutArgs, ctx: ToolContext) -> Tool
 
 
 async def debugger_get_call_stack(args: DebuggerGetCallStackArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     stack = await take_call_stack(conn.features.debugger, max_frames=args.max_frames, max_variables=args.max_variables)
     return _lines(call_stack_lines(stack))
 
 
 async def debugger_evaluate_on_call_frame(args: DebuggerEvaluateOnCallFrameArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     value = await conn.features.debugger.evaluate_on_frame(args.call_frame_id, args.expression, args.timeout_ms)
     return ToolResult(value)
 
 
 async def debugger_set_pause_on_exceptions(args: DebuggerSetPauseOnExceptionsArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     enabled = await _enabled_now(conn)
     await conn.features.debugger.set_pause_on_exceptions(args.state)
     return _lines([*enabled, exception_state_line(args.state)])
 
 
 async def debugger_list_scripts(args: DebuggerListScriptsArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     entries = await conn.features.debugger.files.scripts()
     return ToolResult(scripts_answer(entries, filter_text=args.filter, offset=args.offset))
 
 
 async def debugger_read_source(args: DebuggerReadSourceArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     source = await conn.features.debugger.files.read(args.source)
     return ToolResult(
         source_lines_answer(
@@ -194,15 +197,16 @@ async def debugger_read_source(args: DebuggerReadSourceArgs, ctx: ToolContext) -
 
 
 async def debugger_search_sources(args: DebuggerSearchSourcesArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
-    found = await conn.features.debugger.files.search(args.query, regex=args.regex, limit=args.limit)
+    pattern = search_pattern(args.query, args.regex)
+    conn = await browser(ctx, args.connection_id)
+    found = await conn.features.debugger.files.search(pattern, limit=args.limit)
     return ToolResult(search_answer(found, query=args.query))
 
 
 async def _step(
     ctx: ToolContext, kind: StepKind, connection_id: str | None, timeout_ms: int, include_context: bool | None
 ) -> ToolResult:
-    conn = ctx.connections.get(connection_id)
+    conn = await browser(ctx, connection_id)
     mark = conn.features.console.mark()
     outcome = await conn.features.debugger.step(kind, timeout_ms)
     return await _after_run(ctx, conn, kind, outcome, mark, include_context)

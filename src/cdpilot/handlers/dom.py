@@ -10,10 +10,11 @@ from cdpilot_generated.models import InspectElementArgs, QueryElementsArgs, Wait
 from cdpilot.answers.elements import inspect_answer, query_answer, wait_answer
 from cdpilot.browser.dom import query
 from cdpilot.context import ToolContext, ToolResult
+from cdpilot.handlers.common import browser
 
 
 async def query_elements(args: QueryElementsArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     found = await query.query_elements(
         conn, args.selector, limit=args.limit, text_contains=args.text_contains, include_hidden=args.include_hidden
     )
@@ -25,7 +26,8 @@ async def query_elements(args: QueryElementsArgs, ctx: ToolContext) -> ToolResul
 
 
 async def inspect_element(args: InspectElementArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    query.check_inspect_request(args.description, args.text, args.attributes)
+    conn = await browser(ctx, args.connection_id)
     found = await query.inspect_element(
         conn, description=args.description, text=args.text, attributes=args.attributes, limit=args.limit
     )
@@ -36,8 +38,9 @@ async def inspect_element(args: InspectElementArgs, ctx: ToolContext) -> ToolRes
 
 
 async def wait_for(args: WaitForArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
     texts = [t.root for t in args.texts] if args.texts is not None else None
+    query.check_wait_request(args.selector, texts)
+    conn = await browser(ctx, args.connection_id)
     result = await query.wait_for(
         conn, selector=args.selector, state=args.state, texts=texts, timeout_ms=args.timeout_ms
     )

@@ -10,11 +10,11 @@ from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
 from cdpilot.browser.page.evaluation import evaluate
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers.common import wants_context
+from cdpilot.handlers.common import browser, wants_context
 
 
 async def evaluate_js(args: EvaluateJsArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     mark = conn.features.console.mark()
     try:
         value = await evaluate(conn, args.expression, await_promise=args.await_promise, timeout_ms=args.timeout_ms)

@@ -21,13 +21,14 @@ from cdpilot.answers.pause_bundle import pause_bundle_lines
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
 from cdpilot.browser.dom import actions
 from cdpilot.browser.dom.element_facts import ActionReport
+from cdpilot.browser.dom.keys import parse_key
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers.common import wants_context
+from cdpilot.handlers.common import browser, wants_context
 
 
 async def click_element(args: ClickElementArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     full = wants_context(args.include_context, ctx)
     report = await actions.click(
         conn,
@@ -43,7 +44,7 @@ async def click_element(args: ClickElementArgs, ctx: ToolContext) -> ToolResult:
 
 
 async def fill_element(args: FillElementArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     full = wants_context(args.include_context, ctx)
     report = await actions.fill(
         conn,
@@ -59,7 +60,7 @@ async def fill_element(args: FillElementArgs, ctx: ToolContext) -> ToolResult:
 
 
 async def handle_dialog(args: HandleDialogArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     full = wants_context(args.include_context, ctx)
     dialog, report = await actions.answer_dialog(conn, args.accept, args.prompt_text, with_context=full)
     first = answers.dialog_answered_line(dialog, accepted=args.accept, prompt_text=args.prompt_text)
@@ -67,21 +68,23 @@ async def handle_dialog(args: HandleDialogArgs, ctx: ToolContext) -> ToolResult:
 
 
 async def hover_element(args: HoverElementArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     full = wants_context(args.include_context, ctx)
     report = await actions.hover(conn, args.selector, args.index, timeout_ms=args.timeout_ms, with_context=full)
     return await _answer(conn, answers.hovered_line(report), report, full)
 
 
 async def press_key(args: PressKeyArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    keypress = parse_key(args.key)
+    conn = await browser(ctx, args.connection_id)
     full = wants_context(args.include_context, ctx)
-    keypress, report = await actions.press(conn, args.key, args.selector, args.index, with_context=full)
+    report = await actions.press(conn, keypress, args.selector, args.index, with_context=full)
     return await _answer(conn, answers.pressed_line(report, keypress.label), report, full)
 
 
 async def select_option(args: SelectOptionArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    actions.check_select_choice(args.value, args.label)
+    conn = await browser(ctx, args.connection_id)
     full = wants_context(args.include_context, ctx)
     report = await actions.select(
         conn,

@@ -9,8 +9,10 @@ from cdpilot.answers.pause_bundle import pause_bundle_lines
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
 from cdpilot.browser.page import loading
 from cdpilot.browser.page.page_facts import NavigationResult
+from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
+from cdpilot.handlers.common import browser
 
 
 async def _answer(conn: BrowserConnection, result: NavigationResult) -> ToolResult:
@@ -22,7 +24,9 @@ async def _answer(conn: BrowserConnection, result: NavigationResult) -> ToolResu
 
 
 async def navigate(args: NavigateArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    # Refused (bad scheme, refused origin) before a browser starts or anything is sent to one.
+    normalize_url(args.url, allow_file_urls=ctx.settings.allow_file_urls, origins=ctx.connections.origins)
+    conn = await browser(ctx, args.connection_id)
     result = await loading.navigate(
         conn,
         args.url,
@@ -34,19 +38,19 @@ async def navigate(args: NavigateArgs, ctx: ToolContext) -> ToolResult:
 
 
 async def go_back(args: GoBackArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     result = await loading.go_in_history(conn, -1, wait_until=args.wait_until, timeout_ms=args.timeout_ms)
     return await _answer(conn, result)
 
 
 async def go_forward(args: GoForwardArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     result = await loading.go_in_history(conn, 1, wait_until=args.wait_until, timeout_ms=args.timeout_ms)
     return await _answer(conn, result)
 
 
 async def reload(args: ReloadArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     result = await loading.reload(
         conn, ignore_cache=args.ignore_cache, wait_until=args.wait_until, timeout_ms=args.timeout_ms
     )

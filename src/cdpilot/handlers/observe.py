@@ -17,13 +17,14 @@ from cdpilot.answers.network_requests import request_detail_answer, request_list
 from cdpilot.browser.observe.network_facts import MissingBody, RequestFilter, ResponseBody, SavedBody
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import StateError
-from cdpilot.output_files import write_output
+from cdpilot.handlers.common import browser
+from cdpilot.output_files import check_output_path, write_output
 
 SETTLE_S = 2.0  # how long `get` waits for real headers, or for a body, still on their way
 
 
 async def get_console_logs(args: GetConsoleLogsArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     view = conn.features.console.read(
         include_previous_pages=args.include_previous_pages,
         level=None if args.filter_level == "all" else args.filter_level,
@@ -41,7 +42,7 @@ async def get_console_logs(args: GetConsoleLogsArgs, ctx: ToolContext) -> ToolRe
 
 
 async def list_network_requests(args: ListNetworkRequestsArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    conn = await browser(ctx, args.connection_id)
     wanted = RequestFilter(args.resource_type, args.status, args.url_pattern)
     page = conn.features.network.page(wanted, offset=args.offset, limit=args.limit)
     return ToolResult(
@@ -50,7 +51,9 @@ async def list_network_requests(args: ListNetworkRequestsArgs, ctx: ToolContext)
 
 
 async def get_network_request(args: GetNetworkRequestArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    if args.save_body_to is not None:
+        check_output_path(args.save_body_to, field="save_body_to")
+    conn = await browser(ctx, args.connection_id)
     log = conn.features.network
     entry = await log.settled(args.request_id, SETTLE_S)
     body: ResponseBody | MissingBody | SavedBody | None = None

@@ -24,7 +24,8 @@ from cdpilot.browser.page import capture
 from cdpilot.browser.page.page_facts import ImageFormat
 from cdpilot.context import Image, ToolContext, ToolResult
 from cdpilot.errors import ArgumentError, FieldProblem
-from cdpilot.output_files import write_output
+from cdpilot.handlers.common import browser
+from cdpilot.output_files import check_output_path, write_output
 from cdpilot.text import human_size
 
 FORMAT_OF_SUFFIX: dict[str, ImageFormat] = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
@@ -39,8 +40,10 @@ def _image_format(args: BrowserScreenshotArgs) -> ImageFormat:
 
 async def browser_screenshot(args: BrowserScreenshotArgs, ctx: ToolContext) -> ToolResult:
     image_format = _image_format(args)
+    if args.path is not None:
+        check_output_path(args.path, field="path")
     shot = await capture.screenshot(
-        ctx.connections.get(args.connection_id),
+        await browser(ctx, args.connection_id),
         image_format=image_format,
         quality=args.quality,
         full_page=args.full_page,
@@ -64,7 +67,7 @@ async def browser_screenshot(args: BrowserScreenshotArgs, ctx: ToolContext) -> T
 
 async def browser_set_viewport(args: BrowserSetViewportArgs, ctx: ToolContext) -> ToolResult:
     viewport = await capture.set_viewport(
-        ctx.connections.get(args.connection_id),
+        await browser(ctx, args.connection_id),
         width=args.width,
         height=args.height,
         device_scale_factor=args.device_scale_factor,
@@ -75,7 +78,7 @@ async def browser_set_viewport(args: BrowserSetViewportArgs, ctx: ToolContext) -
 
 async def browser_emulate_media(args: BrowserEmulateMediaArgs, ctx: ToolContext) -> ToolResult:
     emulation = await capture.emulate_media(
-        ctx.connections.get(args.connection_id),
+        await browser(ctx, args.connection_id),
         media=args.media,
         color_scheme=args.color_scheme,
         reduced_motion=args.reduced_motion,

@@ -8,22 +8,24 @@ from cdpilot.answers.pages import closed_target_answer, new_tab_answer, switched
 from cdpilot.browser.page import loading, tabs
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.context import ToolContext, ToolResult
+from cdpilot.handlers.common import browser
 
 
 async def list_targets(args: ListTargetsArgs, ctx: ToolContext) -> ToolResult:
-    return ToolResult(targets_answer(await tabs.list_targets(ctx.connections.get(args.connection_id))))
+    return ToolResult(targets_answer(await tabs.list_targets(await browser(ctx, args.connection_id))))
 
 
 async def switch_target(args: SwitchTargetArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
+    tabs.check_page_choice(args.index, args.title, args.url)
+    conn = await browser(ctx, args.connection_id)
     switch = await tabs.switch_target(conn, index=args.index, title=args.title, url=args.url)
     return ToolResult(switched_target_answer(switch))
 
 
 async def new_target(args: NewTargetArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
-    if args.url is not None:  # refuse a bad URL before a tab exists, not after
-        normalize_url(args.url, allow_file_urls=ctx.settings.allow_file_urls)
+    if args.url is not None:  # refuse a bad URL before a browser or a tab exists, not after
+        normalize_url(args.url, allow_file_urls=ctx.settings.allow_file_urls, origins=ctx.connections.origins)
+    conn = await browser(ctx, args.connection_id)
     entry = await tabs.new_target(conn)
     loaded = None
     if args.url is not None:
@@ -32,5 +34,5 @@ async def new_target(args: NewTargetArgs, ctx: ToolContext) -> ToolResult:
 
 
 async def close_target(args: CloseTargetArgs, ctx: ToolContext) -> ToolResult:
-    outcome = await tabs.close_target(ctx.connections.get(args.connection_id), args.index)
+    outcome = await tabs.close_target(await browser(ctx, args.connection_id), args.index)
     return ToolResult(closed_target_answer(outcome))

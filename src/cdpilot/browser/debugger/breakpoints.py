@@ -28,7 +28,6 @@ from typing import Any
 
 from cdpilot.browser.debugger.breakpoint_requests import (
     cdp_condition,
-    check_script_choice,
     no_code_error,
     same_place,
     suffix_regex,
@@ -86,7 +85,6 @@ class LiveBreakpoints:
         hit_count: int | None = None,
     ) -> Breakpoint:
         """A new breakpoint, numbered and kept in `config` once the browser took it."""
-        check_script_choice(url, url_regex)
         taken = next((b.spec for b in self._live.values() if same_place(b.spec, url, url_regex, line, column)), None)
         if taken is not None:
             raise StateError(

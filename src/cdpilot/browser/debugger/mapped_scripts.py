@@ -18,6 +18,7 @@ import asyncio
 import base64
 from dataclasses import dataclass, replace
 
+from cdpilot import progress
 from cdpilot.browser.debugger.debugger_facts import AsyncFrame, Frame, Location, Pause
 from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.observe.console_facts import ConsoleEntry, StackFrame
@@ -160,6 +161,7 @@ class MappedScripts:
             "options": {"disableCache": False, "includeCredentials": True},
         }
         name = label(url)
+        await progress.report(f"Loading the source map {name}")
         try:
             reply = await session.send("Network.loadNetworkResource", params, timeout_s=FETCH_TIMEOUT_S)
             resource = reply["resource"]

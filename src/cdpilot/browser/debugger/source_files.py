@@ -74,9 +74,8 @@ class SourceFiles:
         script_id = [sid for sid, info in self._scripts.items() if info.url == urls[0]][-1]
         return SourceText(urls[0], False, tuple(await self._scripts.lines_of(script_id)))
 
-    async def search(self, query: str, *, regex: bool, limit: int) -> SearchFindings:
-        """Lines that contain `query` (case-insensitive) or match it as a regex."""
-        pattern = _pattern(query, regex)
+    async def search(self, pattern: re.Pattern[str], *, limit: int) -> SearchFindings:
+        """Lines that `pattern` (from `search_pattern`) finds."""
         files = await self._files()
         without_text = sorted(
             {entry.name for s in await self._maps.mapped() for entry in s.source_map.sources if entry.content is None}
@@ -156,7 +155,8 @@ def _declaration(name: str) -> re.Pattern[str]:
     )
 
 
-def _pattern(query: str, regex: bool) -> re.Pattern[str]:
+def search_pattern(query: str, regex: bool) -> re.Pattern[str]:
+    """What `search` looks for: `query` as text (case-insensitive) or as a regex, refused if invalid."""
     if not regex:
         return re.compile(re.escape(query), re.IGNORECASE)
     try:

@@ -115,10 +115,9 @@ async def fill(
 
 
 async def press(
-    conn: BrowserConnection, key: str, selector: str | None, index: int, *, with_context: bool = False
-) -> tuple[KeyPress, ActionReport]:
-    """Press `key` (a name or combination) in the element, or wherever the focus is."""
-    keypress = parse_key(key)
+    conn: BrowserConnection, keypress: KeyPress, selector: str | None, index: int, *, with_context: bool = False
+) -> ActionReport:
+    """Press `keypress` (from `keys.parse_key`) in the element, or wherever the focus is."""
     element = None
     if selector is not None:
         element = await resolve_element(conn, selector, index)
@@ -130,7 +129,17 @@ async def press(
                 "selector to press the key wherever the focus is; {tool:query_elements} lists candidates.",
             )
     effects = await perform(conn, lambda: _keys(conn, keypress), timeout_ms=DEFAULT_TIMEOUT_MS)
-    return keypress, await _report(conn, element, effects, with_context)
+    return await _report(conn, element, effects, with_context)
+
+
+def check_select_choice(value: str | None, label: str | None) -> None:
+    if (value is None) == (label is None):
+        given = "both" if value is not None else "neither"
+        raise ArgumentError(
+            "Give exactly one of value and label.",
+            problems=[FieldProblem("value", "exactly one of value or label", given)],
+            suggestion="Call {tool:select_option} with value=… (the option's value) or label=… (its text), not both.",
+        )
 
 
 async def select(
@@ -143,14 +152,8 @@ async def select(
     timeout_ms: int,
     with_context: bool = False,
 ) -> ActionReport:
-    """Choose one option of a <select> by value or by its visible label; fires input and change."""
-    if (value is None) == (label is None):
-        given = "both" if value is not None else "neither"
-        raise ArgumentError(
-            "Give exactly one of value and label.",
-            problems=[FieldProblem("value", "exactly one of value or label", given)],
-            suggestion="Call {tool:select_option} with value=… (the option's value) or label=… (its text), not both.",
-        )
+    """Choose one option of a <select> by value or by its visible label (one of them, as
+    `check_select_choice` allows); fires input and change."""
     element = await resolve_element(conn, selector, index)
     kind = await _call(conn, element, "input_kind")
     if kind != "select":

@@ -17,6 +17,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from cdpilot import progress
 from cdpilot.browser.dom.dom_scripts import script
 from cdpilot.browser.dom.element_facts import ElementTarget, InspectFindings, QueryFindings, WaitResult
 from cdpilot.browser.own_scripts import own_expression
@@ -140,16 +141,29 @@ async def query_elements(
     return QueryFindings.from_page(value)
 
 
-async def inspect_element(
-    conn: BrowserConnection, *, description: str | None, text: str | None, attributes: dict[str, str] | None, limit: int
-) -> InspectFindings:
-    """The best-matching elements, each with unique selectors ranked by how stable they are."""
+def check_inspect_request(description: str | None, text: str | None, attributes: dict[str, str] | None) -> None:
     if not (description or text or attributes):
         raise ArgumentError(
             "Say what to look for.",
             problems=[FieldProblem("description | text | attributes", "at least one of them", "none")],
             suggestion='Call {tool:inspect_element} with e.g. description="login submit button" or text="Sign in".',
         )
+
+
+def check_wait_request(selector: str | None, texts: list[str] | None) -> None:
+    if (selector is None) == (texts is None):
+        raise ArgumentError(
+            "Wait for a selector or for texts, not both and not neither.",
+            problems=[FieldProblem("selector | texts", "exactly one of them", "both" if selector else "neither")],
+            suggestion='Call {tool:wait_for} with selector="#results" (and a state), or with texts=["Welcome"].',
+        )
+
+
+async def inspect_element(
+    conn: BrowserConnection, *, description: str | None, text: str | None, attributes: dict[str, str] | None, limit: int
+) -> InspectFindings:
+    """The best-matching elements (sought as `check_inspect_request` allows), each with unique
+    selectors ranked by how stable they are."""
     value = await run_page_script(conn, script("inspect", "inspect", description, text, attributes, limit))
     return InspectFindings.from_page(value)
 
@@ -161,14 +175,9 @@ async def wait_for(
 
     The page resolves a promise from a MutationObserver/animation-frame watcher (no polling
     from here). A navigation destroys the watcher with its document: it is started again
-    in the new document, within what is left of `timeout_ms`.
+    in the new document, within what is left of `timeout_ms`. The request is one that
+    `check_wait_request` allows.
     """
-    if (selector is None) == (texts is None):
-        raise ArgumentError(
-            "Wait for a selector or for texts, not both and not neither.",
-            problems=[FieldProblem("selector | texts", "exactly one of them", "both" if selector else "neither")],
-            suggestion='Call {tool:wait_for} with selector="#results" (and a state), or with texts=["Welcome"].',
-        )
     awaited = f'"{selector}" to be {state}' if selector else "any of " + ", ".join(f'"{t}"' for t in texts or ())
     loop = asyncio.get_running_loop()
     started = loop.time()
@@ -177,6 +186,7 @@ async def wait_for(
         async with asyncio.timeout(timeout_ms / 1000 + 1):  # the page's own deadline comes first
             while True:
                 left_ms = max(1, round((deadline - loop.time()) * 1000))
+                await progress.report(f"Waiting up to {left_ms / 1000:g} s for {awaited}")
                 expression = script("wait", "waitFor", selector, state, texts, left_ms)
                 with conn.page.listen(*NEW_DOCUMENT_EVENTS) as new_documents:
                     try:

@@ -12,6 +12,7 @@ import json
 import math
 from typing import Any
 
+from cdpilot import progress
 from cdpilot.browser.own_scripts import own_expression, page_script
 from cdpilot.browser.page.page_facts import ImageFormat, MediaEmulation, Screenshot, ScreenshotArea, ViewportSet
 from cdpilot.browser.session.browser_connection import BrowserConnection
@@ -68,6 +69,7 @@ async def screenshot(
         if full_page:
             content = metrics["cssContentSize"]
             clip, area = _full_page_clip(content), "full page"
+            await progress.report(f"Capturing the full page ({math.ceil(content['height'])} px tall)")
             cut_at = MAX_FULL_PAGE_PX if math.ceil(content["height"]) > MAX_FULL_PAGE_PX else None
         else:
             view = metrics["cssVisualViewport"]

@@ -13,6 +13,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Literal
 
+from cdpilot import progress
 from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError, Pause
 from cdpilot.browser.page.page_facts import NavigationKind, NavigationResult
 from cdpilot.browser.page.urls import normalize_url
@@ -127,6 +128,7 @@ async def _run(
                 "Page.frameNavigated", "Page.navigatedWithinDocument", "Page.lifecycleEvent", "Network.responseReceived"
             ) as events:
                 await trigger()
+                await progress.report(f"Waiting for {wait_until} ({kind})")
                 loaded = asyncio.wait_for(_until_loaded(events, main_frame, lifecycle), timeout_ms / 1000)
                 try:
                     status = await conn.features.unless_blocked(loaded)

@@ -46,16 +46,21 @@ def _no_such_page(what: str, entries: list[TargetEntry]) -> StateError:
     return StateError(f"No page {what}. Pages: {listing}.", suggestion="See every page with {tool:list_targets}.")
 
 
-async def switch_target(
-    conn: BrowserConnection, *, index: int | None, title: str | None, url: str | None
-) -> TargetSwitch:
-    """Make the chosen page current; answers it and how many other pages also matched."""
-    given = {name: value for name, value in (("index", index), ("title", title), ("url", url)) if value is not None}
+def check_page_choice(index: int | None, title: str | None, url: str | None) -> None:
+    """A page is chosen by exactly one of index, title or url."""
+    given = [value for value in (index, title, url) if value is not None]
     if len(given) != 1:
         raise ArgumentError(
             "Choose the page by exactly one of index, title or url.",
             problems=[FieldProblem("index/title/url", "exactly one of them", f"{len(given)} given")],
         )
+
+
+async def switch_target(
+    conn: BrowserConnection, *, index: int | None, title: str | None, url: str | None
+) -> TargetSwitch:
+    """Make the chosen page current (chosen as `check_page_choice` allows); answers it and how
+    many other pages also matched."""
     pages = _pages(await list_targets(conn))
     if index is not None:
         matches = [p for p in pages if p.index == index]
@@ -79,6 +84,7 @@ async def new_target(conn: BrowserConnection) -> TargetEntry:
     """Open a blank tab and make it current (the caller navigates it)."""
     created = await conn.cdp.browser.send("Target.createTarget", {"url": "about:blank"})
     await conn.use_target(str(created["targetId"]))
+    await conn.fit_window()
     return next(e for e in await list_targets(conn) if e.target_id == created["targetId"])
 
 
