@@ -4,8 +4,10 @@ Rendered with jinja2 from the catalog that drives the server (`codegen.site_page
 tools/list payloads the server sends (``cdpilot_generated.manifests``), so a page cannot
 disagree with tools/list; a payload that names other tools than the schemas is refused as
 stale. Pages: the grouped index (mode switch, offline search), one per tool, the error
-taxonomy, and CONTRIBUTING.md as the guide to adding a tool. Everything a page needs is
-inline and its Content-Security-Policy allows nothing else, so the site works offline.
+taxonomy, CONTRIBUTING.md as the guide to adding a tool, and the start-up settings from
+`cdpilot.config`, next to the config file's JSON Schema (``config.schema.json``, for an
+editor's ``"$schema"``). Everything a page needs is inline and its Content-Security-Policy
+allows nothing else, so the site works offline.
 """
 
 from __future__ import annotations
@@ -22,15 +24,29 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from cdpilot.config import CONFIG_ENV
 from cdpilot.errors import ErrorType
 from codegen import GENERATOR_VERSION, site_pages
 from codegen.catalog import MODES, load_catalog
-from codegen.site_markdown import to_html
-from codegen.site_pages import HINT_LABELS, ToolDoc, returners, tool_docs
+from codegen.site_markdown import slug, to_html
+from codegen.site_pages import (
+    BOOLEAN_WORDS,
+    EXAMPLE_CLIENT,
+    EXAMPLE_CONFIG,
+    HINT_LABELS,
+    SCHEMA_FILE,
+    ToolDoc,
+    refusal,
+    returners,
+    schema_text,
+    setting_groups,
+    tool_docs,
+)
 from codegen.templating import environment
 
 REPO = Path(__file__).resolve().parent.parent
 _TEMPLATES = Path(__file__).parent / "templates" / "site"
+SITE_SUFFIXES = (".html", ".json")  # what a build writes; other files under --out are left alone
 
 
 class StaleManifest(Exception):
@@ -62,16 +78,16 @@ def attach_entries(docs: list[ToolDoc], payloads: Mapping[str, str]) -> list[Mod
 
 
 def render_site(schemas: Path, payloads: Mapping[str, str], guide_markdown: str) -> dict[str, str]:
-    """Every page of the site, by path relative to its root."""
+    """Every file of the site, by path relative to its root: the pages and the config schema."""
     catalog = load_catalog(schemas)
     if catalog.load_errors:
         raise ValueError(f"schemas/ does not load: {catalog.load_errors[0]}")
     docs = tool_docs(catalog)
     summaries = attach_entries(docs, payloads)
-    env = _environment()
+    env = site_environment()
     groups = [(group, list(members)) for group, members in groupby(docs, key=lambda doc: doc.group)]
     common: dict[str, Any] = {"generator": GENERATOR_VERSION, "root": ""}
-    pages = {
+    files = {
         "index.html": env.get_template("index.html.j2").render(common, summaries=summaries, groups=groups),
         "errors.html": env.get_template("errors.html.j2").render(
             common,
@@ -82,12 +98,28 @@ def render_site(schemas: Path, payloads: Mapping[str, str], guide_markdown: str)
         "adding.html": env.get_template("adding.html.j2").render(
             common, groups=[group for group, _ in groups], guide=Markup(to_html(guide_markdown))
         ),
+        **render_configuration(env, common),
     }
     meanings = {kind.value: kind.meaning for kind in ErrorType}
     tool_page = env.get_template("tool.html.j2")
     for doc in docs:
-        pages[doc.href] = tool_page.render(common, root="../", doc=doc, hint_labels=HINT_LABELS, meanings=meanings)
-    return pages
+        files[doc.href] = tool_page.render(common, root="../", doc=doc, hint_labels=HINT_LABELS, meanings=meanings)
+    return files
+
+
+def render_configuration(env: jinja2.Environment, common: Mapping[str, Any]) -> dict[str, str]:
+    """The settings page and the schema it documents; they need no schemas/, so tests render them alone."""
+    page = env.get_template("configuration.html.j2").render(
+        common,
+        groups=setting_groups(),
+        boolean_words=BOOLEAN_WORDS,
+        config_env=CONFIG_ENV,
+        schema_file=SCHEMA_FILE,
+        refusal=refusal(),
+        example_config=json.dumps(EXAMPLE_CONFIG, indent=2, ensure_ascii=False),
+        example_client=json.dumps(EXAMPLE_CLIENT, indent=2, ensure_ascii=False),
+    )
+    return {"configuration.html": page, SCHEMA_FILE: schema_text()}
 
 
 def _derivation_rule() -> str:
@@ -96,18 +128,20 @@ def _derivation_rule() -> str:
     return rule
 
 
-def _environment() -> jinja2.Environment:
+def site_environment() -> jinja2.Environment:
+    """The templates with their inline assets; public so a test can render one page without schemas/."""
     env = environment(_TEMPLATES, autoescape=True)
     env.globals["asset"] = lambda name: Markup((_TEMPLATES / name).read_text(encoding="utf-8").rstrip("\n"))
+    env.filters["slug"] = slug
     return env
 
 
-def write_site(out: Path, pages: Mapping[str, str]) -> None:
-    """Write the pages; HTML files of an earlier build that no longer exist are removed."""
-    for stale in sorted(out.rglob("*.html")) if out.is_dir() else []:
-        if stale.relative_to(out).as_posix() not in pages:
+def write_site(out: Path, files: Mapping[str, str]) -> None:
+    """Write the files; pages and schemas of an earlier build that this one no longer has are removed."""
+    for stale in sorted(path for path in out.rglob("*") if path.suffix in SITE_SUFFIXES) if out.is_dir() else []:
+        if stale.relative_to(out).as_posix() not in files:
             stale.unlink()
-    for rel, text in pages.items():
+    for rel, text in files.items():
         path = out / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
@@ -127,12 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     guide = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
     try:
-        pages = render_site(args.schemas, server_payloads(), guide)
+        files = render_site(args.schemas, server_payloads(), guide)
     except (StaleManifest, ValueError) as exc:
         print(f"docs: {exc}", file=sys.stderr)
         return 1
-    write_site(args.out, pages)
-    print(f"docs: wrote {len(pages)} pages to {args.out}")
+    write_site(args.out, files)
+    print(f"docs: wrote {len(files)} files to {args.out}")
     return 0
 
 

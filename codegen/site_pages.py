@@ -1,8 +1,10 @@
-"""What the docs site says about each tool, computed from the catalog; no HTML here.
+"""What the docs site says about each tool and each setting, computed from their sources; no HTML here.
 
 Everything a page shows comes from the schemas through the functions codegen itself uses
 (`input_schema`, `derived_annotations`, `spellings`), and the sizes and entries of tools/list
-from the payload the server sends, so the site cannot disagree with the server.
+from the payload the server sends, so the site cannot disagree with the server. The settings
+come from `cdpilot.config`, the model the command line is built from, read off the same
+`config_schema()` the site publishes, so the page and the schema file cannot differ either.
 
 Which errors a tool can return is derived from its schema, by one rule:
 
@@ -24,6 +26,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from cdpilot.config import BY_KEY, OPTIONS, ConfigError, config_schema, resolve
 from cdpilot.errors import ErrorType
 from codegen.catalog import MODES, Catalog, GranularTool, Route, SmartTool
 from codegen.site_params import Param, param_rows
@@ -207,3 +210,77 @@ def _routed_to(tool: SmartTool, example: Any) -> str:
         return route.tool if route is not None else ""
     action = example.get(tool.discriminator, tool.default_action)
     return tool.actions.get(action, "") if isinstance(action, str) else ""
+
+
+# How a boolean is written in an environment variable: what the resolver takes as true, then as false.
+BOOLEAN_WORDS = (("1", "true", "yes", "on"), ("0", "false", "no", "off", ""))
+KIND_NAMES = {"boolean": "boolean", "string": "string", "list": "list of strings"}
+SCHEMA_FILE = "config.schema.json"
+# Checked against the real resolver by the tests, so the examples always start a server.
+EXAMPLE_CONFIG: dict[str, Any] = {
+    "$schema": f"./{SCHEMA_FILE}",
+    "viewport": "1440x900",
+    "disable_tools": ["evaluate"],
+    "allowed_origins": ["https://example.com", "*.example.org"],
+    "rate_limit": "100/10",
+}
+EXAMPLE_CLIENT: dict[str, Any] = {
+    "mcpServers": {
+        "cdpilot": {
+            "command": "cdpilot",
+            "args": ["--config", "/path/to/cdpilot.json", "--headed"],
+            "env": {"CDPILOT_VIEWPORT": "1920x1080"},
+        }
+    }
+}
+
+
+@dataclass(frozen=True)
+class SettingDoc:
+    key: str
+    flag: str  # as typed: "--viewport WxH", "--headed"
+    flag_sets_false: bool  # a --no-… flag
+    env: str
+    type: str  # boolean, string, list of strings
+    allowed: list[str]
+    pattern: str
+    default: str  # JSON, as a config file spells it; "" when there is none (the help says what happens)
+    help: str
+
+
+def schema_text() -> str:
+    """The config file's JSON Schema as the site publishes it: as `cdpilot --config-schema` prints it."""
+    return json.dumps(config_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+def setting_groups() -> list[tuple[str, list[SettingDoc]]]:
+    """Every setting, grouped and ordered as `OPTIONS` (and so `cdpilot --help`) has them."""
+    properties = config_schema()["properties"]
+    groups: dict[str, list[SettingDoc]] = {}
+    for option in OPTIONS:
+        prop = properties[option.key]
+        value = "" if option.kind == "boolean" else f" {option.metavar or option.key.upper()}"
+        groups.setdefault(option.group, []).append(
+            SettingDoc(
+                key=option.key,
+                flag=option.flag_name + value,
+                flag_sets_false=option.kind == "boolean" and not option.flag_means,
+                env=option.env_name,
+                type=KIND_NAMES[option.kind],
+                allowed=[str(choice) for choice in prop.get("enum", [])],
+                pattern=str(prop.get("pattern", "")),
+                default=json.dumps(prop["default"], ensure_ascii=False) if "default" in prop else "",
+                help=str(prop["description"]),
+            )
+        )
+    return list(groups.items())
+
+
+def refusal() -> str:
+    """What start-up says of a bad value, worded by the resolver itself, so the page quotes it exactly."""
+    option = BY_KEY["viewport"]
+    try:
+        resolve({}, {option.env_name: "large"})
+    except ConfigError as exc:
+        return str(exc)
+    raise ValueError(f"{option.env_name}='large' was accepted: the configuration page has no refusal to quote")

@@ -1,9 +1,11 @@
 """The docs site in a real headless Chromium, driven through cdpilot's own browser layer.
 
 Every page loads with no console error and asks nothing of any other host; every link lands
-on a page of the site (and on an element, when it names one); search narrows the index; the
-mode switch shows exactly the tools of each mode's tools/list. Screenshots of the index and
-of a tool page are saved for review (`make docs-check` keeps them in build/docs-check/).
+on a page or file of the site (and on an element, when it names one); search narrows the index;
+the mode switch shows exactly the tools of each mode's tools/list; the configuration page lists
+every setting and its schema link opens the schema the server has. Screenshots of the index, a
+tool page and the configuration page are saved for review (`make docs-check` keeps them in
+build/docs-check/).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from cdpilot.browser.page.capture import screenshot, set_viewport
 from cdpilot.browser.page.evaluation import evaluate
 from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.config import OPTIONS, config_schema
 from codegen.site import server_payloads
 from tests.support.pages import PageSpec
 
@@ -32,11 +35,19 @@ PAGE_FACTS = """({
   title: document.title,
 })"""
 SHOWN = "[...document.querySelectorAll('#tools li:not([hidden]) a code')].map((code) => code.textContent)"
-SHOT_PAGES = {"index": "/index.html", "tool-breakpoint": "/smart/breakpoint.html"}
+SHOT_PAGES = {
+    "index": "/index.html",
+    "tool-breakpoint": "/smart/breakpoint.html",
+    "configuration": "/configuration.html",
+}
 
 
 async def js(conn: BrowserConnection, expression: str) -> Any:
     return (await evaluate(conn, expression, await_promise=False, timeout_ms=5000)).json_value
+
+
+def console_errors(conn: BrowserConnection) -> list[str]:
+    return [entry.text for entry in conn.features.console.entries() if entry.level == "error"]
 
 
 def mode_tools(mode: str) -> list[dict[str, Any]]:
@@ -68,8 +79,7 @@ async def test_every_page_loads_cleanly_and_every_link_lands(
     for path in html_pages:
         result = await navigate(browser, site_url + path)
         assert result.status == 200, path
-        errors = [e.text for e in browser.features.console.entries() if e.level == "error"]
-        assert errors == [], f"{path}: {errors}"
+        assert console_errors(browser) == [], path
         elsewhere = [r.url for r in browser.features.network.requests() if not r.url.startswith(site_url)]
         assert elsewhere == [], f"{path} loads from elsewhere: {elsewhere}"
         facts = await js(browser, PAGE_FACTS)
@@ -80,9 +90,9 @@ async def test_every_page_loads_cleanly_and_every_link_lands(
         for href in hrefs:
             target = urlsplit(href)
             landing = target.path if target.path != "/" else "/index.html"
-            if f"{target.scheme}://{target.netloc}" != site_url or landing not in ids:
+            if f"{target.scheme}://{target.netloc}" != site_url or landing not in site_pages:
                 broken.append(f"{path} -> {href}")
-            elif target.fragment and target.fragment not in ids[landing]:
+            elif target.fragment and target.fragment not in ids.get(landing, set()):
                 broken.append(f"{path} -> {href} (no element #{target.fragment})")
     assert broken == []
 
@@ -118,6 +128,23 @@ async def test_search_narrows_the_list_by_name_and_description(browser: BrowserC
     assert await js(browser, "document.getElementById('nothing').hidden") is False
     await fill(browser, "#search", 0, "", clear=True, submit=False, timeout_ms=5000)
     assert await js(browser, SHOWN) == everything
+
+
+async def test_the_configuration_page_lists_every_setting_and_links_its_schema(
+    browser: BrowserConnection, site_url: str
+) -> None:
+    await navigate(browser, f"{site_url}/index.html")
+    page = await js(browser, "document.querySelector('nav a[href$=\"configuration.html\"]').href")
+    assert page == f"{site_url}/configuration.html"
+    await navigate(browser, page)
+    rows = await js(browser, "[...document.querySelectorAll('.settings tr[id]')].map((row) => row.id)")
+    assert rows == [option.key for option in OPTIONS]
+    schema = await js(browser, "document.querySelector('#file + p a').href")
+    assert schema == f"{site_url}/config.schema.json"
+    result = await navigate(browser, schema)
+    assert result.status == 200
+    assert console_errors(browser) == []
+    assert json.loads(await js(browser, "document.querySelector('pre').textContent")) == config_schema()
 
 
 @pytest.mark.parametrize(("name", "path"), SHOT_PAGES.items())
