@@ -20,6 +20,7 @@ from bench import (
     cdp_count,
     coldstart,
     compile_bytecode,
+    first_contact,
     overhead,
     profiling,
     scenario,
@@ -80,6 +81,11 @@ def run() -> dict[str, Any]:
             lambda: scenario.run(base_url),
         )
         section("cdp_commands", "CDP commands per step, in-process", lambda: cdp_count.count(base_url))
+        section(
+            "first_contact",
+            "first navigate with auto-launch: end to end, in-process steps, raw Chromium floor",
+            lambda: first_contact.measure(base_url),
+        )
     section("profile", "cProfile of cdpilot over trivial calls", profiling.measure)
     section("source_maps", "source maps: parse and first lookups on a 5 MB map", sourcemap_bench.measure)
     section("source_maps_live", "source maps in the debugger: pause answers and a first bind", sourcemap_pause.measure)

@@ -146,6 +146,39 @@ def profile_section(profile: dict[str, Any], cpu_ratio: float) -> list[str]:
     ]
 
 
+def first_contact_section(figures: dict[str, Any]) -> list[str]:
+    e2e, loaded_first = figures["end_to_end"], figures["modules_loaded_first"]
+    navigated = e2e["navigated_ms"]
+    ratios, above = figures["ratios"], figures["above_floor_ms"]
+    in_process, floor = figures["in_process"]["steps"], figures["floor"]["steps"]
+
+    def rows(steps: dict[str, dict[str, Any]]) -> list[list[str]]:
+        return [[s["label"], f"{s['ms_median']:.1f}", f"{s['since_start_ms_median']:.0f}"] for s in steps.values()]
+
+    return [
+        f"6. First navigate with auto-launch (no browser connected) to 127.0.0.1{figures['page']}, median of "
+        f"{figures['runs']} rounds",
+        f"  end to end, a fresh cdpilot legacy with the official mcp client over stdio: initialized "
+        f"{e2e['initialized_ms']['median']:.0f} ms, navigate answered {navigated['median']:.0f} ms after spawn "
+        f"(min {navigated['min']:.0f}, max {navigated['max']:.0f})",
+        f"  with a trivial call first (its answer waits for the SDK and the handlers: "
+        f"{loaded_first['modules_loaded_ms']['median']:.0f} ms after spawn), the navigate call alone: "
+        f"{loaded_first['navigate_call_ms']['median']:.0f} ms",
+        *_table(["in-process, cdpilot's handlers", "step ms", "since call ms"], rows(in_process)),
+        "",
+        *_table(["raw floor: same flags, pipe, minimal CDP", "step ms", "since spawn ms"], rows(floor)),
+        f"  end to end / floor: {_x(ratios['end_to_end_over_floor'])} (Chromium's start-up and the page are "
+        f"{ratios['floor_share_of_end_to_end'] * 100:.0f}% of the end-to-end time); in-process / floor: "
+        f"{_x(ratios['in_process_over_floor'])}; since each spawn, first CDP answer "
+        f"{_x(ratios['first_answer_since_spawn_over_floor'])} and page loaded "
+        f"{_x(ratios['loaded_since_spawn_over_floor'])} the floor's",
+        f"  above the floor: {above['total']:.0f} ms = server start and handshake "
+        f"{above['server_start_and_handshake']:.0f} + waiting for the SDK and the handlers "
+        f"{above['waiting_for_server_modules']:.0f} + MCP over stdio {above['mcp_over_stdio']:.0f} + in-process "
+        f"{above['in_process_above_floor']:.0f} (medians of separate runs: a small part may come out below zero)",
+    ]
+
+
 def render(report: dict[str, Any]) -> str:
     env = report["environment"]
     overhead = report["per_call_overhead"]
@@ -160,6 +193,7 @@ def render(report: dict[str, Any]) -> str:
         scenario_section(report["scenario"], report["cdp_commands"]),
         memory_section(report["scenario"], overhead),
         profile_section(report["profile"], cpu_ratio),
+        first_contact_section(report["first_contact"]),
         sourcemap_bench.report_lines(report["source_maps"]) + sourcemap_pause.report_lines(report["source_maps_live"]),
     ]
     return "\n\n".join("\n".join(lines) for lines in sections)
