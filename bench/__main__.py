@@ -20,6 +20,7 @@ from bench import (
     cdp_count,
     coldstart,
     compile_bytecode,
+    console_memory,
     first_contact,
     overhead,
     profiling,
@@ -89,6 +90,7 @@ def run() -> dict[str, Any]:
     section("profile", "cProfile of cdpilot over trivial calls", profiling.measure)
     section("source_maps", "source maps: parse and first lookups on a 5 MB map", sourcemap_bench.measure)
     section("source_maps_live", "source maps in the debugger: pause answers and a first bind", sourcemap_pause.measure)
+    section("console_memory", "console buffer memory at 100,000 messages", console_memory.measure)
     report["environment"].update(load_after=os.getloadavg()[0], seconds=time.perf_counter() - started)
     return report
 

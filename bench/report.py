@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bench import sourcemap_bench, sourcemap_pause
+from bench import console_memory, sourcemap_bench, sourcemap_pause
 from bench.stats import ratio
 
 
@@ -195,5 +195,6 @@ def render(report: dict[str, Any]) -> str:
         profile_section(report["profile"], cpu_ratio),
         first_contact_section(report["first_contact"]),
         sourcemap_bench.report_lines(report["source_maps"]) + sourcemap_pause.report_lines(report["source_maps_live"]),
+        console_memory.report_lines(report["console_memory"]),
     ]
     return "\n\n".join("\n".join(lines) for lines in sections)

@@ -1,6 +1,6 @@
 """Console entries and the console tool's answer, on hand-built console facts: the header and
-its notes, page separators, stacks, the cut to the answer budget, and the bundle lines shown
-after an action or in a pause."""
+its notes (what the limit, the budget and the log's bounds left out), page separators, stacks,
+the cut to the answer budget, and the bundle lines shown after an action or in a pause."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from dataclasses import replace
 from typing import Any
 
 from cdpilot.answers.console_log import console_answer, console_bundle_lines, console_entry_line
-from cdpilot.browser.observe.console_facts import ConsoleEntry, ConsoleView, StackFrame
+from cdpilot.browser.observe.console_facts import ConsoleBucket, ConsoleEntry, ConsoleView, StackFrame
 
 SITE = "http://127.0.0.1:8000"
 PAGE = f"{SITE}/console"
+BUCKETS = (ConsoleBucket(("error", "warning"), 1000), ConsoleBucket(("log", "info", "debug"), 1000))
 
 
 def entry(text: str, level: str = "log", *, line: int | None = 2, generation: int = 1, count: int = 1) -> ConsoleEntry:
@@ -35,8 +36,8 @@ def view(*entries: ConsoleEntry, **changes: Any) -> ConsoleView:
         generation=1,
         page_urls={},
         earlier_pages=0,
-        dropped=0,
-        capacity=1000,
+        dropped={},
+        buckets=BUCKETS,
     )
     return replace(made, **changes)
 
@@ -101,18 +102,54 @@ def test_no_entries_says_so_and_points_at_earlier_pages() -> None:
     )
 
 
-def test_older_entries_left_out_by_the_limit_and_the_bound_are_counted() -> None:
+def test_older_entries_left_out_by_the_limit_and_the_bounds_are_counted() -> None:
     entries = [entry(f"n{i}") for i in range(6)]
-    assert answer(view(*entries, dropped=100), limit=2) == (
+    assert answer(view(*entries, dropped={"log": 1500, "debug": 12}), limit=2) == (
         f"Console on the current page ({PAGE}): 6 entries, last 2 shown; 4 older omitted (raise limit, max 100); "
-        "100 oldest dropped: the log keeps the newest 1000\n"
+        "1,512 older log/info/debug entries were dropped (the log keeps the newest 1,000)\n"
         "[log] n4  @ /console:2\n"
         "[log] n5  @ /console:2"
     )
-    assert answer(view(*entries[:1], dropped=7)) == (
-        f"Console on the current page ({PAGE}): 1 entry, last 1 shown; "
-        "7 oldest dropped: the log keeps the newest 1000\n"
+    assert answer(view(*entries[:1], dropped={"log": 7, "error": 1, "warning": 2})) == (
+        f"Console on the current page ({PAGE}): 1 entry; "
+        "3 older error/warning entries were dropped (the log keeps the newest 1,000); "
+        "7 older log/info/debug entries were dropped (the log keeps the newest 1,000)\n"
         "[log] n0  @ /console:2"
+    )
+
+
+def test_a_level_asked_for_says_what_it_lost_or_that_only_other_levels_did() -> None:
+    errors = view(THROWN, level="error", dropped={"log": 1512})
+    assert answer(errors) == (
+        f"Console at level error on the current page ({PAGE}): 1 entry; "
+        "no error entry was dropped (1,512 older entries at other levels were)\n"
+        "[error] Uncaught TypeError: boom from page  @ /console:6"
+    )
+    assert (
+        answer(replace(errors, dropped={"info": 1}))
+        .splitlines()[0]
+        .endswith("1 entry; no error entry was dropped (1 older entry at other levels was)")
+    )
+    debug = view(entry("tick", "debug"), level="debug", dropped={"debug": 1, "log": 40})
+    assert answer(debug).splitlines()[0] == (
+        f"Console at level debug on the current page ({PAGE}): 1 entry; "
+        "1 older debug entry was dropped (the log keeps the newest 1,000 log/info/debug entries)"
+    )
+
+
+def test_a_level_whose_entries_were_all_dropped_is_not_called_empty() -> None:
+    assert answer(view(level="debug", dropped={"debug": 5}, earlier_pages=1200)) == (
+        f"Console at level debug on the current page ({PAGE}): none held; "
+        "5 older debug entries were dropped (the log keeps the newest 1,000 log/info/debug entries). "
+        "Earlier pages logged 1,200 (include_previous_pages=true)."
+    )
+    assert answer(view(dropped={"warning": 1}, include_previous_pages=True)) == (
+        "Console on all recorded pages: none held; "
+        "1 older error/warning entry was dropped (the log keeps the newest 1,000)."
+    )
+    # Other levels lost entries, this one never had any: that is what "No console messages" means.
+    assert answer(view(level="error", dropped={"log": 1512})) == (
+        f"No console messages at level error on the current page ({PAGE})."
     )
 
 

@@ -1,5 +1,6 @@
-"""ConsoleLog on a real Chromium: marks, folding, replays on re-attach, page generations, the bound,
-and what one read of it says about the entries it leaves out."""
+"""ConsoleLog on a real Chromium: marks, folding, replays on re-attach, page generations, the bounds,
+and what one read of it says about the entries it leaves out; and its buffer on its own, fed
+hand-built entries: buckets, arrival order, folding and the counts of what the bounds pushed out."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Any
 import pytest
 
 from cdpilot.browser.observe.console import ConsoleLog, render_args
+from cdpilot.browser.observe.console_buffer import ConsoleBuffer
+from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.remote_values import render_remote
 from cdpilot.browser.session.browser_connection import BrowserConnection
@@ -87,18 +90,73 @@ async def test_navigation_starts_a_new_generation(browser: BrowserConnection, pa
     assert log.read(include_previous_pages=True, level="info").entries[-1].text == "console page loaded"
 
 
-async def test_the_log_keeps_the_newest_entries(browser: BrowserConnection, pages: str) -> None:
+async def test_a_burst_of_logs_keeps_the_error_before_it(browser: BrowserConnection, pages: str) -> None:
     await navigate(browser, f"{pages}/console")
     small = ConsoleLog(max_entries=10)
     await small.attach(browser.page)
-    await run(browser, "for (let i = 0; i < 15; i++) console.log('line ' + i)")
-    assert [text for text, _ in texts(small)] == [f"line {i}" for i in range(5, 15)]
-    assert small.dropped == 5
-    assert small.read(include_previous_pages=False, level="log").dropped == 5
+    await run(browser, "console.error('root cause'); for (let i = 0; i < 15; i++) console.log('line ' + i)")
+    assert [text for text, _ in texts(small)] == ["root cause", *(f"line {i}" for i in range(5, 15))]
+    errors = small.read(include_previous_pages=False, level="error")
+    assert ([e.text for e in errors.entries], errors.dropped) == (["root cause"], {"log": 5})
     await navigate(browser, f"{pages}/welcome")  # what was dropped came from an earlier page
-    assert small.read(include_previous_pages=False, level=None).dropped == 0
-    assert small.read(include_previous_pages=True, level=None).dropped == 5
+    assert small.read(include_previous_pages=False, level=None).dropped == {}
+    assert small.read(include_previous_pages=True, level=None).dropped == {"log": 5}
     await browser.use_target(browser.page.target_id or "")  # let go of the extra subscriber's session
+
+
+def logged(text: str, level: str = "log", generation: int = 0) -> ConsoleEntry:
+    return ConsoleEntry(level, text, None, None, (), generation)
+
+
+def fill(buffer: ConsoleBuffer, *entries: ConsoleEntry) -> None:
+    for entry in entries:
+        buffer.add(entry)
+
+
+def test_errors_and_warnings_are_bounded_apart_from_the_rest() -> None:
+    buffer = ConsoleBuffer(capacity=3)
+    fill(buffer, logged("root cause", "error"), *(logged(f"n{i}", "debug" if i % 2 else "log") for i in range(10)))
+    fill(buffer, *(logged(f"careful {i}", "warning") for i in range(2)))
+    assert [e.text for e in buffer.entries()] == ["root cause", "n7", "n8", "n9", "careful 0", "careful 1"]
+    assert buffer.dropped() == {"log": 4, "debug": 3}
+    fill(buffer, logged("careful 2", "warning"))  # only more errors and warnings push an error out
+    assert buffer.entries()[0].text == "n7"
+    assert buffer.dropped() == {"log": 4, "debug": 3, "error": 1}
+
+
+def test_reads_merge_the_buckets_in_arrival_order() -> None:
+    buffer = ConsoleBuffer()
+    arrived = [logged("a", "info"), logged("b", "warning"), logged("c"), logged("d", "error"), logged("e", "debug")]
+    fill(buffer, *arrived)
+    assert buffer.entries() == arrived
+
+
+def test_repeats_fold_only_right_after_the_same_message() -> None:
+    buffer = ConsoleBuffer()
+    fill(buffer, logged("again", "error"), logged("again", "error"), logged("between"), logged("again", "error"))
+    assert [(e.text, e.count) for e in buffer.entries()] == [("again", 2), ("between", 1), ("again", 1)]
+    mark = buffer.mark()
+    fill(buffer, logged("again", "error"), logged("new"))
+    assert [(e.text, e.count) for e in buffer.since(mark)] == [("again", 1), ("new", 1)]
+    assert [(e.text, e.count) for e in buffer.entries()][-2:] == [("again", 2), ("new", 1)]
+
+
+def test_drops_are_counted_per_page_for_the_newest_page_that_lost_some() -> None:
+    buffer = ConsoleBuffer(capacity=2)
+    fill(buffer, logged("old error", "error", 0), *(logged(f"old {i}", "log", 0) for i in range(3)))
+    assert (buffer.dropped(0), buffer.dropped(1)) == ({"log": 1}, {})
+    fill(buffer, *(logged(f"new {i}", "info", 1) for i in range(4)))
+    assert (buffer.dropped(0), buffer.dropped(1), buffer.dropped()) == ({}, {"info": 2}, {"log": 3, "info": 2})
+    fill(buffer, *(logged(f"new error {i}", "error", 1) for i in range(2)))  # pushes out page 0's error
+    assert (buffer.dropped(1), buffer.dropped()) == ({"info": 2}, {"log": 3, "info": 2, "error": 1})
+
+
+def test_a_hundred_thousand_messages_keep_the_buffer_bounded() -> None:
+    buffer = ConsoleBuffer(capacity=1000)
+    fill(buffer, *(logged(f"message {i}", "warning" if i % 10 == 0 else "log") for i in range(100_000)))
+    held = buffer.entries()
+    assert len(held) == 2000 and held[-1].text == "message 99999"
+    assert buffer.dropped() == {"warning": 9000, "log": 89_000}
 
 
 def remote(kind: str, value: Any = None, **extra: Any) -> dict[str, Any]:

@@ -4,6 +4,11 @@ The console tool lists entries with where they came from; the bundles after an a
 pause show the newest few in short. Both are `console_entry_line`, so an entry reads the same
 wherever it appears. The console tool's answer must fit the answer budget, so it keeps the
 newest entries that fit and its header says what it left out and how to see it.
+
+An agent takes "no errors" at its word, so the answer also says what the log's bounds
+pushed out: at the level asked for (and, when that is none, that other levels lost some), or
+per bucket when every level is shown. "No console messages" is said only when the scope
+never recorded any at that level.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from cdpilot.browser.observe.console_facts import ConsoleEntry, ConsoleView, StackFrame
-from cdpilot.text import clip, one_line, plural
+from cdpilot.text import clip, one_line
 
 BUNDLE_TEXT_CHARS = 120  # an entry in a bundle after an action or a pause
 BUNDLE_ENTRIES = 5
@@ -76,33 +81,71 @@ def console_answer(view: ConsoleView, *, page_url: str, limit: int, expand_error
     not fit in `max_chars`, with the location of each; `expand_errors` adds their stacks."""
     scope = "all recorded pages" if view.include_previous_pages else f"the current page ({page_url})"
     level = "" if view.level is None else f" at level {view.level}"
+    drops = _drop_notes(view)
     if not view.entries:
-        text = f"No console messages{level} on {scope}."
+        asked = view.dropped.values() if view.level is None else [view.dropped.get(view.level, 0)]
+        if any(asked):
+            text = f"Console{level} on {scope}: none held; {'; '.join(drops)}."
+        else:
+            text = f"No console messages{level} on {scope}."
         if view.earlier_pages and not view.include_previous_pages:
-            text += f" Earlier pages logged {view.earlier_pages} (include_previous_pages=true)."
+            text += f" Earlier pages logged {view.earlier_pages:,} (include_previous_pages=true)."
         return text
     origin = origin_of(page_url)
     lines = [console_entry_line(e, text_chars=None, origin=origin, expand=expand_errors) for e in view.entries]
     kept = min(limit, len(view.entries))
+    header = f"Console{level} on {scope}"
     while True:  # the newest `kept` entries, fewer when they would not fit the answer budget
-        text = _console_text(view, lines, kept, limit=limit, page_url=page_url, header=f"Console{level} on {scope}")
+        text = _console_text(view, lines, kept, limit=limit, page_url=page_url, header=header, drops=drops)
         if len(text) <= max_chars or kept == 1:
             return text
         kept -= 1
 
 
-def _console_text(view: ConsoleView, lines: list[str], kept: int, *, limit: int, page_url: str, header: str) -> str:
+def _drop_notes(view: ConsoleView) -> list[str]:
+    """What the bounds pushed out of the scope: at the level asked for, else per bucket;
+    nothing when nothing was."""
+    if not any(view.dropped.values()):
+        return []
+    if view.level is None:
+        counts = [(bucket, sum(view.dropped.get(level, 0) for level in bucket.levels)) for bucket in view.buckets]
+        return [
+            f"{_entries(count, f'older {bucket.label} ')} {_were(count)} dropped "
+            f"(the log keeps the newest {bucket.capacity:,})"
+            for bucket, count in counts
+            if count
+        ]
+    own = view.dropped.get(view.level, 0)
+    if own:
+        [bucket] = [bucket for bucket in view.buckets if view.level in bucket.levels]
+        return [
+            f"{_entries(own, f'older {view.level} ')} {_were(own)} dropped "
+            f"(the log keeps the newest {bucket.capacity:,} {bucket.label} entries)"
+        ]
+    others = sum(view.dropped.values())
+    return [f"no {view.level} entry was dropped ({_entries(others, 'older ')} at other levels {_were(others)})"]
+
+
+def _entries(count: int, kind: str = "") -> str:
+    """``1 older debug entry``, ``1,512 entries``."""
+    return f"{count:,} {kind}{'entry' if count == 1 else 'entries'}"
+
+
+def _were(count: int) -> str:
+    return "was" if count == 1 else "were"
+
+
+def _console_text(
+    view: ConsoleView, lines: list[str], kept: int, *, limit: int, page_url: str, header: str, drops: list[str]
+) -> str:
     """The header saying what is left out, then the newest `kept` of the rendered `lines`,
     with a separator before each page's first one when several pages are shown."""
-    notes = []
-    if kept < len(view.entries):
+    total = len(view.entries)
+    parts = [_entries(total)]
+    if kept < total:
         why = f"raise limit, max {MAX_LIMIT}" if kept == limit else "more would not fit: filter by level"
-        notes.append(f"{len(view.entries) - kept} older omitted ({why})")
-    if view.dropped:
-        notes.append(f"{view.dropped} oldest dropped: the log keeps the newest {view.capacity}")
-    header += f": {plural(len(view.entries), 'entry', 'entries')}"
-    header += f", last {kept} shown; {'; '.join(notes)}" if notes else ""
-    shown = [header]
+        parts = [f"{parts[0]}, last {kept} shown", f"{total - kept:,} older omitted ({why})"]
+    shown = [f"{header}: {'; '.join(parts + drops)}"]
     generation: int | None = None
     for entry, line in zip(view.entries[-kept:], lines[-kept:], strict=True):
         if view.include_previous_pages and entry.page_generation != generation:

@@ -29,7 +29,10 @@ async def get_console_logs(args: GetConsoleLogsArgs, ctx: ToolContext) -> ToolRe
         include_previous_pages=args.include_previous_pages,
         level=None if args.filter_level == "all" else args.filter_level,
     )
-    view = replace(view, entries=await conn.features.debugger.maps.console_entries(view.entries))
+    # The answer shows the newest `limit` entries at most: only those are worth a source-map
+    # lookup, out of up to a bound's worth held.
+    older, newest = view.entries[: -args.limit], view.entries[-args.limit :]
+    view = replace(view, entries=older + await conn.features.debugger.maps.console_entries(newest))
     return ToolResult(
         console_answer(
             view,

@@ -6,12 +6,10 @@ itself reports: failed loads, interventions), from the page's session and from t
 out-of-process frames and workers (`ChildTargets`). Messages cannot be fetched after the fact,
 so `BrowserConnection` attaches this log to every page session it makes current.
 
-Every recorded message gets the next sequence number; an identical message right after
-the previous one is folded into it (``count``), so an entry covers a contiguous run of
-numbers and `since` can tell how many of its repeats came after a mark. A main-frame
-navigation starts a new page generation. The log keeps the newest `MAX_ENTRIES` entries.
-Entries, stacks and reads of the log are plain facts (`console_facts`), rendered in
-`cdpilot.answers.console_log`.
+The entries are held in a `ConsoleBuffer`: errors and warnings apart from log/info/debug,
+each bounded, read back merged in arrival order, with what the bounds pushed out counted.
+A main-frame navigation starts a new page generation. Entries, stacks and reads of the log
+are plain facts (`console_facts`), rendered in `cdpilot.answers.console_log`.
 
 ``Runtime.enable`` and ``Log.enable`` replay what the page logged before they ran, before
 they answer. A page seen before (switched away from and back) would replay messages this
@@ -23,17 +21,15 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections import deque
-from dataclasses import dataclass, replace
 from typing import Any
 
+from cdpilot.browser.observe.console_buffer import MAX_ENTRIES, ConsoleBuffer
 from cdpilot.browser.observe.console_facts import ConsoleEntry, ConsoleView, StackFrame
 from cdpilot.browser.remote_values import render_remote
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.cdp.events import EventHandler
 from cdpilot.text import clip
 
-MAX_ENTRIES = 1000
 MAX_TEXT_CHARS = 500
 STACK_FRAMES = 5
 LEVELS = {"warning": "warning", "error": "error", "assert": "error", "info": "info", "debug": "debug"}
@@ -42,21 +38,12 @@ SKIPPED_TYPES = {"endGroup", "clear"}  # carry no message of their own
 _FORMAT = re.compile(r"%[sdifoOc%]")
 
 
-@dataclass
-class _Slot:
-    entry: ConsoleEntry
-    last_seq: int  # the entry covers last_seq - count + 1 .. last_seq
-
-
 class ConsoleLog:
     """The console of one connection's current page, and of the pages before it (bounded)."""
 
     def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
-        self._slots: deque[_Slot] = deque()
-        self._max_entries = max_entries
-        self._seq = 0
+        self._buffer = ConsoleBuffer(max_entries)
         self.generation = 0
-        self.dropped = 0  # entries pushed out by the bound
         self.page_urls: dict[int, str] = {}  # generation -> URL, for generations that navigated
         self._target_id: str | None = None
         self._seen_until: dict[tuple[str | None, str], float] = {}  # (target, domain) -> newest timestamp
@@ -95,31 +82,22 @@ class ConsoleLog:
 
     def mark(self) -> int:
         """A position in the log; `since(mark)` returns what was logged after it."""
-        return self._seq
+        return self._buffer.mark()
 
     def since(self, mark: int) -> list[ConsoleEntry]:
         """Entries logged after `mark`, each counting only its repeats after the mark."""
-        return [
-            replace(slot.entry, count=min(slot.entry.count, slot.last_seq - mark))
-            for slot in self._slots
-            if slot.last_seq > mark
-        ]
+        return self._buffer.since(mark)
 
     def entries(self, *, include_previous_pages: bool = False) -> list[ConsoleEntry]:
-        return [
-            slot.entry
-            for slot in self._slots
-            if include_previous_pages or slot.entry.page_generation == self.generation
-        ]
+        held = self._buffer.entries()
+        return held if include_previous_pages else [e for e in held if e.page_generation == self.generation]
 
     def read(self, *, include_previous_pages: bool, level: str | None) -> ConsoleView:
-        """The entries of the current page (or of every page held) at `level` (None: any)."""
-        held = self.entries(include_previous_pages=True)
-        current = self.entries()
+        """The entries of the current page (or of every page held) at `level` (None: any),
+        with the counts of those of that scope the bounds pushed out."""
+        held = self._buffer.entries()
+        current = [entry for entry in held if entry.page_generation == self.generation]
         in_scope = held if include_previous_pages else current
-        # Entries the bound pushed out were older than the oldest one held, so they may have
-        # been the current page's only when that one is.
-        dropped_in_scope = include_previous_pages or (bool(held) and held[0].page_generation == self.generation)
         return ConsoleView(
             entries=tuple(entry for entry in in_scope if level is None or entry.level == level),
             level=level,
@@ -127,8 +105,8 @@ class ConsoleLog:
             generation=self.generation,
             page_urls=dict(self.page_urls),
             earlier_pages=len(held) - len(current),
-            dropped=self.dropped if dropped_in_scope else 0,
-            capacity=self._max_entries,
+            dropped=self._buffer.dropped(None if include_previous_pages else self.generation),
+            buckets=self._buffer.buckets,
         )
 
     def _record(
@@ -163,16 +141,7 @@ class ConsoleLog:
             column=None if column is None else int(column) + 1,
             script_id=script_id,
         )
-        self._seq += 1
-        last = self._slots[-1] if self._slots else None
-        if last is not None and last.entry == replace(entry, count=last.entry.count):
-            last.entry = replace(last.entry, count=last.entry.count + 1)
-            last.last_seq = self._seq
-            return
-        self._slots.append(_Slot(entry, self._seq))
-        if len(self._slots) > self._max_entries:
-            self._slots.popleft()
-            self.dropped += 1
+        self._buffer.add(entry)
 
     def _on_console_api(self, event: CdpEvent) -> None:
         params = event.params

@@ -1,5 +1,6 @@
-"""What the console log holds, as plain data: entries with their stacks, and one read of the
-log with what an answer needs to say about the entries it leaves out.
+"""What the console log holds, as plain data: entries with their stacks, the buckets that
+bound them, and one read of the log with what an answer needs to say about the entries it
+leaves out.
 
 `ConsoleLog` learns these from CDP events; these facts do not speak CDP, so the answer
 renderers can import them without loading the protocol client. Lines and columns are
@@ -41,6 +42,20 @@ class ConsoleEntry:
 
 
 @dataclass(frozen=True)
+class ConsoleBucket:
+    """Levels kept together under a bound of their own, apart from the other levels, so that
+    a burst of one kind (a loop of console.log) never pushes out another (the error before it)."""
+
+    levels: tuple[str, ...]
+    capacity: int  # how many entries of these levels the log keeps
+
+    @property
+    def label(self) -> str:
+        """``error/warning``: how an answer names the bucket."""
+        return "/".join(self.levels)
+
+
+@dataclass(frozen=True)
 class ConsoleView:
     """One read of the console log: the entries asked for, oldest first, and what an answer
     says about those it does not show."""
@@ -51,5 +66,5 @@ class ConsoleView:
     generation: int  # the current page's
     page_urls: Mapping[int, str]  # generation -> URL, for the pages that navigated
     earlier_pages: int  # entries held from the pages before the current one, of any level
-    dropped: int  # oldest entries pushed out by the bound, counted when they may have been in scope
-    capacity: int  # how many entries the log keeps
+    dropped: Mapping[str, int]  # level -> entries of the scope pushed out by their bucket's bound
+    buckets: tuple[ConsoleBucket, ...]  # every level is in exactly one
