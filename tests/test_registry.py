@@ -135,8 +135,8 @@ def test_the_generated_rule_routes_of_the_debugger_tools() -> None:
         "evaluate",
         None,
         (Rule(TOOLS["debugger_evaluate_on_call_frame"], "call_frame_id", None), Rule(TOOLS["evaluate_js"], None, None)),
-        ("call_frame_id", "expression", "connection_id", "await_promise"),
-        {"timeout_ms": ("debugger_evaluate_on_call_frame", "evaluate_js")},
+        ("call_frame_id", "expression", "timeout_ms", "save_to", "connection_id", "await_promise"),
+        {},
     )
     assert DISPATCH["smart"]["enable_debug_tools"] == RuleRoute(
         "enable_debug_tools",
@@ -205,9 +205,8 @@ async def test_a_mistyped_router_own_property_is_refused_not_routed() -> None:
             "evaluate",
             {"expression": "x", "call_frame_id": 0, "await_promise": False},
             "evaluate with call_frame_id",
-            # timeout_ms is not listed: smart mode omits it
             "await_promise: expected no such parameter for evaluate with call_frame_id "
-            "(parameters: call_frame_id, expression, connection_id), got False",
+            "(parameters: call_frame_id, expression, timeout_ms, save_to, connection_id), got False",
         ),
         (
             "evaluate",
@@ -246,7 +245,7 @@ async def test_a_rule_routed_validation_error_names_the_route_and_why(
             "evaluate",
             {"expression": "x", "frame": 0},
             "frame: expected no such parameter for evaluate "
-            "(parameters: call_frame_id, expression, connection_id, await_promise), got 0",
+            "(parameters: call_frame_id, expression, timeout_ms, save_to, connection_id, await_promise), got 0",
         ),
         (
             "enable_debug_tools",
@@ -359,13 +358,28 @@ async def test_state_error_keeps_its_own_suggestion() -> None:
     assert text_of(result) == 'Not paused.\n\nSuggestion: Pause with chrome(action="list").'
 
 
-async def test_oversized_answers_are_refused_with_a_hint() -> None:
-    registry, recorder, _ = make_registry("legacy")
-    recorder.answer = "x" * 5001
-    result = await registry.call("chrome_list_connections", {})
-    assert result.is_error
-    assert "The answer would be 5001 characters; the limit is 5000." in text_of(result)
-    assert "Suggestion: Narrow the request and call chrome_list_connections() again" in text_of(result)
+@pytest.mark.parametrize(
+    ("mode", "tool", "arguments", "spelled"),
+    [
+        ("legacy", "chrome_list_connections", {}, "chrome_list_connections()"),
+        ("smart", "chrome", {"action": "list"}, 'chrome(action="list")'),
+    ],
+)
+async def test_an_oversized_answer_is_cut_to_the_limit_and_says_how_to_narrow(
+    mode: Mode, tool: str, arguments: dict[str, Any], spelled: str
+) -> None:
+    registry, recorder, _ = make_registry(mode)
+    recorder.answer = "x" * 6000
+    result = await registry.call(tool, arguments)
+    text = text_of(result)
+    assert not result.is_error and len(text) == 5000
+    head, note = text.split("\n")
+    kept = head.index("…")
+    assert head == "x" * kept + f"…[+{6000 - kept} chars]"
+    assert note == (
+        "(Answer cut: it is 6000 characters, the limit is 5000. For the rest, narrow the request and call "
+        f"{spelled} again: a lower limit, a tighter selector or a filter.)"
+    )
 
 
 def test_the_shipped_handler_table_is_complete() -> None:

@@ -20,7 +20,6 @@ import pytest
 
 from cdpilot.browser.dom.actions import click, fill
 from cdpilot.browser.page.capture import screenshot, set_viewport
-from cdpilot.browser.page.evaluation import evaluate
 from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.config import OPTIONS, config_schema
@@ -43,7 +42,9 @@ SHOT_PAGES = {
 
 
 async def js(conn: BrowserConnection, expression: str) -> Any:
-    return (await evaluate(conn, expression, await_promise=False, timeout_ms=5000)).json_value
+    """The page's JSON value of `expression` (the pages' facts are plain data)."""
+    reply = await conn.page.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+    return reply["result"].get("value")
 
 
 def console_errors(conn: BrowserConnection) -> list[str]:

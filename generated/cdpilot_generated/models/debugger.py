@@ -30,7 +30,7 @@ class DebuggerEnableArgs(ArgsModel):
 
 class DebuggerEvaluateOnCallFrameArgs(ArgsModel):
     """
-    Evaluate an expression in a paused call frame's scope; answers a compact preview of the value.
+    Evaluate an expression in a paused call frame's scope; answers the value as evaluate_js does (JSON for plain data, else described), cut to the answer limit unless saved with save_to.
     """
 
     model_config = ConfigDict(
@@ -38,7 +38,10 @@ class DebuggerEvaluateOnCallFrameArgs(ArgsModel):
     )
     call_frame_id: Annotated[int | str, Field(description='Frame index (0 = top) or CDP callFrameId.')]
     expression: Annotated[str, Field(description='JavaScript.', min_length=1)]
-    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 5000
+    timeout_ms: Annotated[int, Field(description='Max ms to run and await (up to 120000).', ge=1, le=120000)] = 5000
+    save_to: Annotated[
+        str | None, Field(description='Also write the whole value to this file (under output dir).', min_length=1)
+    ] = None
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 

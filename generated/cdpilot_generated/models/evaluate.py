@@ -8,7 +8,7 @@ from pydantic import ConfigDict, Field
 
 class EvaluateJsArgs(ArgsModel):
     """
-    Evaluate JavaScript in the page; answers its JSON value (size-capped), awaiting promises.
+    Evaluate JavaScript in the page, awaiting promises; answers the value as JSON when it is plain data, else described (elements, Maps, errors, class instances), cut to the answer limit unless saved with save_to.
     """
 
     model_config = ConfigDict(
@@ -16,5 +16,8 @@ class EvaluateJsArgs(ArgsModel):
     )
     expression: Annotated[str, Field(description='JavaScript.', min_length=1)]
     await_promise: Annotated[bool, Field(description='Await promises.')] = True
-    timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 5000
+    timeout_ms: Annotated[int, Field(description='Max ms to run and await (up to 120000).', ge=1, le=120000)] = 5000
+    save_to: Annotated[
+        str | None, Field(description='Also write the whole value to this file (under output dir).', min_length=1)
+    ] = None
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None

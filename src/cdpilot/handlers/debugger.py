@@ -50,9 +50,11 @@ from cdpilot.browser.debugger.breakpoint_requests import check_script_choice
 from cdpilot.browser.debugger.debugger_facts import RunCommand, RunOutcome, StepKind
 from cdpilot.browser.debugger.pause_snapshot import take_call_stack, take_pause_snapshot
 from cdpilot.browser.debugger.source_files import search_pattern
+from cdpilot.browser.page.evaluation import evaluate_on_frame
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import browser, wants_context
+from cdpilot.handlers.evaluate import read_limits, value_result
 
 
 async def debugger_enable(args: DebuggerEnableArgs, ctx: ToolContext) -> ToolResult:
@@ -168,9 +170,11 @@ async def debugger_get_call_stack(args: DebuggerGetCallStackArgs, ctx: ToolConte
 
 
 async def debugger_evaluate_on_call_frame(args: DebuggerEvaluateOnCallFrameArgs, ctx: ToolContext) -> ToolResult:
+    limits = read_limits(args.save_to)
     conn = await browser(ctx, args.connection_id)
-    value = await conn.features.debugger.evaluate_on_frame(args.call_frame_id, args.expression, args.timeout_ms)
-    return ToolResult(value)
+    frame = conn.features.debugger.frame(args.call_frame_id)
+    value = await evaluate_on_frame(conn, frame, args.expression, timeout_ms=args.timeout_ms, limits=limits)
+    return await value_result(value, args.save_to, ctx)
 
 
 async def debugger_set_pause_on_exceptions(args: DebuggerSetPauseOnExceptionsArgs, ctx: ToolContext) -> ToolResult:

@@ -1,25 +1,55 @@
-"""JavaScript evaluation (smart: `evaluate` without call_frame_id)."""
+"""JavaScript evaluation (smart: `evaluate` without call_frame_id), and the answer both
+evaluations give: the page's and the paused frame's (`debugger_evaluate_on_call_frame`)."""
 
 from __future__ import annotations
 
+import asyncio
+
 from cdpilot_generated.models import EvaluateJsArgs
 
-from cdpilot.answers.pages import evaluation_answer, paused_evaluation_answer
+from cdpilot.answers.pages import paused_evaluation_answer
 from cdpilot.answers.pause_bundle import pause_bundle_lines
+from cdpilot.answers.values import evaluation_answer, saved_text, saved_value_answer
 from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
 from cdpilot.browser.page.evaluation import evaluate
+from cdpilot.browser.value_facts import INLINE_LIMITS, SAVED_LIMITS, ReadLimits, Value
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import browser, wants_context
+from cdpilot.output_files import check_output_path, write_output
+
+NOTES_ROOM = 300  # of the answer limit, kept for what the registry puts above an answer (a launch note)
+
+
+def read_limits(save_to: str | None) -> ReadLimits:
+    """How much of the value to read: a saved value whole (or as near as a bounded read gets).
+    A save_to path that could never be written is refused here, before the expression runs."""
+    if save_to is None:
+        return INLINE_LIMITS
+    check_output_path(save_to, field="save_to")  # refused before the expression runs
+    return SAVED_LIMITS
+
+
+async def value_result(value: Value, save_to: str | None, ctx: ToolContext) -> ToolResult:
+    """The answer for an evaluated value; with `save_to`, after writing the whole value there."""
+    max_chars = ctx.settings.max_answer_chars - NOTES_ROOM
+    if save_to is None:
+        return ToolResult(evaluation_answer(value, max_chars=max_chars))
+    data = saved_text(value).encode()
+    path = await asyncio.to_thread(write_output, ctx.settings.output_dir, save_to, data, field="save_to")
+    return ToolResult(saved_value_answer(value, str(path), max_chars=max_chars))
 
 
 async def evaluate_js(args: EvaluateJsArgs, ctx: ToolContext) -> ToolResult:
+    limits = read_limits(args.save_to)
     conn = await browser(ctx, args.connection_id)
     mark = conn.features.console.mark()
     try:
-        value = await evaluate(conn, args.expression, await_promise=args.await_promise, timeout_ms=args.timeout_ms)
+        value = await evaluate(
+            conn, args.expression, await_promise=args.await_promise, timeout_ms=args.timeout_ms, limits=limits
+        )
     except ExecutionPausedError as exc:  # the expression ran into a breakpoint: that is the news
         snapshot = await take_pause_snapshot(conn, exc.pause, full=wants_context(None, ctx), console_mark=mark)
         lines = pause_bundle_lines(snapshot)
         return ToolResult(paused_evaluation_answer(lines))
-    return ToolResult(evaluation_answer(value))
+    return await value_result(value, args.save_to, ctx)

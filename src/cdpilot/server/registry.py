@@ -240,12 +240,12 @@ class Registry:
     def _success(self, result: ToolResult, tool: str, notes: Sequence[str] = ()) -> types.CallToolResult:
         text = render_tool_references("\n".join([*notes, result.text]), self.spell)
         limit = self.ctx.settings.max_answer_chars
-        if len(text) > limit:
-            raise ArgumentError(
-                f"The answer would be {len(text)} characters; the limit is {limit}.",
-                suggestion=f"Narrow the request and call {{tool:{tool}}} again: a lower limit, a tighter selector "
-                "or a filter.",
+        if len(text) > limit:  # cut, never refuse: the start is worth reading, and the note says what is missing
+            note = (
+                f"\n(Answer cut: it is {len(text)} characters, the limit is {limit}. For the rest, narrow the request "
+                f"and call {self.spell(tool)} again: a lower limit, a tighter selector or a filter.)"
             )
+            text = clip(text, limit - len(note)) + note
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=text)]
         content += [types.ImageContent(type="image", data=i.data_base64, mime_type=i.mime_type) for i in result.images]
         return types.CallToolResult(content=content)

@@ -1,44 +1,84 @@
-"""JavaScript evaluation in the current page.
+"""JavaScript evaluation in the page and in a paused frame, under a time limit that holds.
 
-Values come back by value (``returnByValue``), so the answer can show the page's own JSON
-view of the result; for what JSON cannot carry (NaN, -0, BigInt, undefined, DOM nodes,
-functions) the browser's JS spelling or description is kept instead.
+Both kinds run the expression by reference and read the result with `value_reader`, so a
+value reads the same wherever it was evaluated.
+
+Time: the expression's own run gets the whole deadline, and when it passes the expression is
+stopped (``Runtime.terminateExecution``), so a busy loop cannot hold the page, and every later
+call to it, hostage. A promise the expression returns is then awaited (``Runtime.awaitPromise``)
+until the same deadline. A promise cannot be stopped from outside: when it has not settled in
+time, the error says that the work it started may still go on in the page. While either waits,
+a client that asked for progress hears every few seconds how long it has waited.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
-from cdpilot.browser.page.page_facts import EvaluatedValue
+from cdpilot import progress
+from cdpilot.browser.debugger.debugger_facts import Frame
+from cdpilot.browser.remote_values import render_remote
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.errors import CdpTimeoutError, ExecutionError
+from cdpilot.browser.value_facts import ReadLimits, Value
+from cdpilot.browser.value_reader import new_object_group, read_value, release_values
+from cdpilot.errors import CdpilotError, CdpTimeoutError, ExecutionError
+from cdpilot.text import clip
+
+PROGRESS_EVERY_S = 3.0
+STOP_GRACE_S = 2.0  # how long a stopped expression has to answer that it stopped
+MAX_TIMEOUT_MS = 120_000  # the most timeout_ms the evaluate schemas accept
+THROWN_CHARS = 1000
+THROWN_STACK_LINES = 3
 
 
-async def evaluate(conn: BrowserConnection, expression: str, *, await_promise: bool, timeout_ms: int) -> EvaluatedValue:
-    """The value of `expression` in the page."""
-    params = {
-        "expression": expression,
-        "returnByValue": True,
-        # A paused page runs no microtasks, so no promise can settle (and awaiting one never ends).
-        "awaitPromise": await_promise and conn.features.debugger.paused is None,
-        "userGesture": True,
-        "timeout": timeout_ms,  # ends a busy loop in the page, not only our wait
-    }
+async def evaluate(
+    conn: BrowserConnection, expression: str, *, await_promise: bool, timeout_ms: int, limits: ReadLimits
+) -> Value:
+    """The value of `expression` in the page, awaited when it is a promise and `await_promise`."""
+    deadline = asyncio.get_running_loop().time() + timeout_ms / 1000
+    group = new_object_group()
+    params = {"expression": expression, "generatePreview": True, "userGesture": True, "objectGroup": group}
+    reply = await _run(conn, "Runtime.evaluate", params, deadline, timeout_ms)
     try:
-        async with asyncio.timeout(timeout_ms / 1000):
-            reply = await conn.features.unless_blocked(
-                conn.page.send("Runtime.evaluate", params, timeout_s=timeout_ms / 1000 + 1)
-            )
-    except TimeoutError as exc:
-        raise CdpTimeoutError(f"The expression did not finish within {timeout_ms} ms.") from exc
-    details = reply.get("exceptionDetails")
-    if details is not None:
-        raise ExecutionError(
-            f"The expression threw: {exception_text(details)}",
-            suggestion="Fix the expression; it runs in the page as written (wrap statements in an IIFE).",
-        )
-    return _evaluated_value(reply["result"])
+        _raise_if_thrown(reply, "The expression threw")
+        remote = reply["result"]
+        # A paused page runs no microtasks, so no promise can settle there (and awaiting one never ends).
+        if await_promise and remote.get("subtype") == "promise" and conn.features.debugger.paused is None:
+            reply = await _settle(conn, remote["objectId"], deadline, timeout_ms)
+            _raise_if_thrown(reply, "The promise it returned was rejected with")
+            remote = reply["result"]
+        return await read_value(conn.page, remote, limits)
+    finally:
+        await _release(conn, group)
+
+
+async def evaluate_on_frame(
+    conn: BrowserConnection, frame: Frame, expression: str, *, timeout_ms: int, limits: ReadLimits
+) -> Value:
+    """The value of `expression` in a paused frame's scope."""
+    deadline = asyncio.get_running_loop().time() + timeout_ms / 1000
+    group = new_object_group()
+    params = {
+        "callFrameId": frame.call_frame_id,
+        "expression": expression,
+        "generatePreview": True,
+        "objectGroup": group,
+    }
+    reply = await _run(conn, "Debugger.evaluateOnCallFrame", params, deadline, timeout_ms)
+    try:
+        _raise_if_thrown(reply, "The expression threw", hint="it sees the frame's variables as they are now")
+        return await read_value(conn.page, reply["result"], limits)
+    finally:
+        await _release(conn, group)
+
+
+async def _release(conn: BrowserConnection, group: str) -> None:
+    """Free what the evaluation left in `group` (only its reply can have put anything there). A page
+    showing a dialog answers nothing until it closes: those objects then go with the page instead."""
+    if conn.features.dialogs.open is None:
+        await release_values(conn.page, group, timeout_s=STOP_GRACE_S)
 
 
 def exception_text(details: dict[str, Any]) -> str:
@@ -48,14 +88,108 @@ def exception_text(details: dict[str, Any]) -> str:
     return description.splitlines()[0]
 
 
-def _evaluated_value(remote: dict[str, Any]) -> EvaluatedValue:
-    """A ``RemoteObject`` returned by value, as a fact."""
-    unserializable = remote.get("unserializableValue")
-    description = remote.get("description")
-    return EvaluatedValue(
-        type=str(remote.get("type", "undefined")),
-        json_value=remote.get("value"),
-        has_json="value" in remote,
-        unserializable=None if unserializable is None else str(unserializable),
-        description=None if description is None else str(description),
+def thrown_text(details: dict[str, Any]) -> str:
+    """What was thrown, bounded: an error's message with the first frames of its stack, or any
+    other value as the console previews it."""
+    exception = details.get("exception")
+    if exception is None:
+        return clip(str(details.get("text") or "unknown error"), THROWN_CHARS)
+    if exception.get("subtype") != "error":
+        return clip(render_remote(exception), THROWN_CHARS)
+    lines = str(exception.get("description") or "Error").splitlines()
+    message = [line for line in lines if not line.lstrip().startswith("at ")]
+    frames = [clip(line.strip(), 160) for line in lines if line.lstrip().startswith("at ")]
+    shown = ["    " + line for line in frames[:THROWN_STACK_LINES]]
+    if len(frames) > THROWN_STACK_LINES:
+        shown.append(f"    … {len(frames) - THROWN_STACK_LINES} more frames")
+    return "\n".join([clip("\n".join(message), THROWN_CHARS), *shown])
+
+
+def _raise_if_thrown(
+    reply: dict[str, Any], what: str, *, hint: str = "it runs in the page as written (wrap statements in an IIFE)"
+) -> None:
+    details = reply.get("exceptionDetails")
+    if details is not None:
+        raise ExecutionError(f"{what}: {thrown_text(details)}", suggestion=f"Fix the expression; {hint}.")
+
+
+async def _run(
+    conn: BrowserConnection, method: str, params: dict[str, Any], deadline: float, timeout_ms: int
+) -> dict[str, Any]:
+    """Run the expression until `deadline`; past it, stop it so the page is free again."""
+    command = conn.page.send(method, params, timeout_s=timeout_ms / 1000 + STOP_GRACE_S + 1)
+    task = asyncio.ensure_future(conn.features.unless_blocked(command))
+    try:
+        return await _waited(task, deadline, timeout_ms, "Running the expression")
+    except TimeoutError:
+        pass
+    stopped, reply = await _stop(conn, task)
+    if reply is not None:  # it finished as the deadline passed
+        return reply
+    outcome = (
+        "so it was stopped; the page is free again."
+        if stopped
+        else "and the page has not confirmed that it stopped: it may still be busy."
     )
+    raise CdpTimeoutError(
+        f"The expression did not finish within {timeout_ms} ms, {outcome}",
+        suggestion=_more_time(timeout_ms, "or make the expression do less"),
+    )
+
+
+async def _stop(conn: BrowserConnection, task: asyncio.Future[dict[str, Any]]) -> tuple[bool, dict[str, Any] | None]:
+    """Stop the running expression: whether it ended within the grace, and its reply if it
+    finished before the stop took effect."""
+    with contextlib.suppress(CdpilotError):  # nothing left to stop: the reply, or the page's end, is on its way
+        await conn.page.send("Runtime.terminateExecution", timeout_s=STOP_GRACE_S)
+    done, _ = await asyncio.wait({task}, timeout=STOP_GRACE_S)
+    if not done:
+        task.cancel()
+        return False, None
+    if task.cancelled() or task.exception() is not None:  # "Execution was terminated": stopped as asked
+        return True, None
+    return True, task.result()
+
+
+async def _settle(conn: BrowserConnection, promise_id: str, deadline: float, timeout_ms: int) -> dict[str, Any]:
+    """Await a promise until `deadline`."""
+    params = {"promiseObjectId": promise_id, "generatePreview": True}
+    command = conn.page.send("Runtime.awaitPromise", params, timeout_s=timeout_ms / 1000 + 1)
+    task = asyncio.ensure_future(conn.features.unless_blocked(command))
+    try:
+        return await _waited(task, deadline, timeout_ms, "Awaiting the promise")
+    except TimeoutError:
+        task.cancel()
+    raise CdpTimeoutError(
+        f"The promise did not settle within {timeout_ms} ms. cdpilot stopped waiting, but a promise cannot be "
+        "stopped: the work it started (timers, requests) may still go on in the page.",
+        suggestion=_more_time(timeout_ms, "or keep the result in a page variable and read it in a later call"),
+    )
+
+
+def _more_time(timeout_ms: int, alternative: str) -> str:
+    if timeout_ms < MAX_TIMEOUT_MS:
+        return f"Raise timeout_ms (up to {MAX_TIMEOUT_MS}), {alternative}."
+    return (
+        f"{MAX_TIMEOUT_MS} ms is the longest one call waits: start the work in one call "
+        "(window.job = doWork()) and read its outcome in later ones."
+    )
+
+
+async def _waited(task: asyncio.Future[dict[str, Any]], deadline: float, timeout_ms: int, doing: str) -> dict[str, Any]:
+    """`task`'s result, reporting progress while it runs; TimeoutError at `deadline` (the task runs on)."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    try:
+        while True:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError
+            done, _ = await asyncio.wait({task}, timeout=min(PROGRESS_EVERY_S, remaining))
+            if done:
+                return task.result()
+            if loop.time() < deadline:
+                await progress.report(f"{doing}: {loop.time() - started:.0f} s of {timeout_ms / 1000:g} s")
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
