@@ -17,6 +17,7 @@ from typing import Any
 
 from bench import (
     ROOT,
+    body_capture,
     cdp_count,
     coldstart,
     compile_bytecode,
@@ -91,6 +92,7 @@ def run() -> dict[str, Any]:
     section("source_maps", "source maps: parse and first lookups on a 5 MB map", sourcemap_bench.measure)
     section("source_maps_live", "source maps in the debugger: pause answers and a first bind", sourcemap_pause.measure)
     section("console_memory", "console buffer memory at 100,000 messages", console_memory.measure)
+    section("body_capture", "a 100 MiB response body: kept by Chrome, saved by cdpilot", body_capture.measure)
     report["environment"].update(load_after=os.getloadavg()[0], seconds=time.perf_counter() - started)
     return report
 

@@ -6,7 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from cdpilot.answers.network_requests import redact_headers, request_detail_answer, request_list_answer
+from cdpilot.answers.network_requests import (
+    missing_body_text,
+    redact_headers,
+    request_detail_answer,
+    request_list_answer,
+)
 from cdpilot.browser.observe.network_facts import (
     MissingBody,
     NetworkEntry,
@@ -221,14 +226,17 @@ def test_a_body_that_is_binary_empty_missing_or_saved() -> None:
         + "\nBody: binary, 256 bytes (application/octet-stream); save_body_to writes it to a file."
     )
     assert detail(DATA, ResponseBody(b"", binary=False)) == f"{DATA_HEAD}\nBody: empty (as Chrome holds it)."
-    gone = MissingBody("Chrome no longer holds the body of request 2.", suggestion="Trigger it again.")
-    assert detail(DATA, gone) == f"{DATA_HEAD}\nBody: not available. Chrome no longer holds the body of request 2."
+    gone = MissingBody("2", "session ended")
+    assert (
+        detail(DATA, gone)
+        == f"{DATA_HEAD}\nBody: not available. The body of request 2 is gone: its page session has ended."
+    )
     saved = SavedBody("/tmp/out/bodies/data.json", 46)
     assert detail(DATA, saved) == f"{DATA_HEAD}\nBody saved to /tmp/out/bodies/data.json (46 B)"
 
 
 def test_a_failed_request_has_no_response_headers() -> None:
-    missing = MissingBody("Request 3 failed (net::ERR_CONNECTION_REFUSED): it has no body.")
+    missing = MissingBody("3", "failed", "net::ERR_CONNECTION_REFUSED")
     assert detail(FAILED, missing) == (
         "Request 3: GET http://127.0.0.1:1/nothing\n"
         "fetch, failed: net::ERR_CONNECTION_REFUSED, 5 ms\n"
@@ -238,7 +246,7 @@ def test_a_failed_request_has_no_response_headers() -> None:
 
 
 def test_a_pending_request_says_it_has_no_response_yet() -> None:
-    missing = MissingBody("Request 4 has not finished loading: its body is not there yet.")
+    missing = MissingBody("4", "loading")
     assert detail(PENDING, missing) == (
         f"Request 4: GET {SITE}/slow\n"
         "fetch, pending, no response yet\n"
@@ -274,9 +282,7 @@ def test_requests_refused_by_the_origin_lists_read_blocked_not_failed() -> None:
 
 
 def test_a_refused_request_in_detail_says_which_rule_refused_its_origin() -> None:
-    missing = MissingBody(
-        "Request 5 was blocked (http://localhost:4000 is blocked by --blocked-origins localhost:*): it has no body."
-    )
+    missing = MissingBody("5", "blocked", "http://localhost:4000 is blocked by --blocked-origins localhost:*")
     assert detail(BLOCKED, missing) == (
         "Request 5: GET http://localhost:4000/pixel.gif\n"
         "image, BLOCKED: http://localhost:4000 is blocked by --blocked-origins localhost:*, 1 ms\n"
@@ -288,4 +294,51 @@ def test_a_refused_request_in_detail_says_which_rule_refused_its_origin() -> Non
         "Request 6: GET https://cdn.test/app.js\n"
         "script, BLOCKED: https://cdn.test is not in --allowed-origins, 1 ms\n"
         "Request headers (0):"
+    )
+
+
+MIB = 1024 * 1024
+EVICTED = "Request content was evicted from inspector cache"
+
+
+def test_a_body_chrome_did_not_keep_names_the_limit_and_what_to_do() -> None:
+    over = MissingBody("7", "over limit", EVICTED, size=150 * MIB, limit=128 * MIB)
+    assert missing_body_text(over) == (
+        "Chrome did not keep the body of request 7: at 150.0 MB it is over the 128.0 MB per body Chrome is asked to "
+        f"keep (Chrome: {EVICTED}).",
+        "Bodies over 128.0 MB cannot be had through the browser: download its URL outside it.",
+    )
+    evicted = MissingBody("8", "evicted", EVICTED, size=30 * MIB, limit=256 * MIB)
+    assert missing_body_text(evicted) == (
+        f"Chrome no longer holds the body of request 8 ({EVICTED}): it keeps 256.0 MB of the page's bodies in all "
+        "(a binary one counts a third more, as base64) and pushes out the oldest for new ones.",
+        "Make the request again, then save its body right away with save_body_to=…, before later downloads push it "
+        "out.",
+    )
+
+
+def test_a_body_too_large_for_a_message_is_not_asked_for_and_says_why() -> None:
+    text = MissingBody("9", "unreadable", "text", size=50 * MIB, limit=42 * MIB)
+    assert missing_body_text(text) == (
+        "The body of request 9 is too large to read: 50.0 MB of text, over the 42.0 MB of text that one CDP message "
+        "can carry once encoded.",
+        "Download its URL outside the browser.",
+    )
+
+
+def test_a_redirect_has_no_body_and_points_to_where_it_led() -> None:
+    moved = MissingBody("10", "redirect", "302")
+    assert missing_body_text(moved) == (
+        "Request 10 is a redirect (HTTP 302): it has no body.",
+        "The request it led to follows it in {tool:list_network_requests}.",
+    )
+
+
+def test_the_detail_carries_the_suggestion_after_the_reason() -> None:
+    evicted = MissingBody("2", "evicted", EVICTED, size=46, limit=256 * MIB)
+    assert detail(DATA, evicted).endswith(
+        f"\nBody: not available. Chrome no longer holds the body of request 2 ({EVICTED}): it keeps 256.0 MB of the "
+        "page's bodies in all (a binary one counts a third more, as base64) and pushes out the oldest for new ones. "
+        "Make the request again, then save its body right away with save_body_to=…, before later downloads push it "
+        "out."
     )

@@ -9,7 +9,6 @@ import pytest
 
 from cdpilot.answers.pages import (
     closed_target_answer,
-    evaluation_answer,
     media_answer,
     navigation_answer,
     new_tab_answer,
@@ -24,11 +23,12 @@ from cdpilot.answers.pages import (
     viewport_answer,
 )
 from cdpilot.browser.page.page_facts import (
-    EvaluatedValue,
+    ImageLimits,
     MediaEmulation,
     NavigationKind,
     NavigationResult,
     Screenshot,
+    ScreenshotCut,
     TargetClosed,
     TargetEntry,
     TargetSwitch,
@@ -148,10 +148,63 @@ def test_a_png_has_no_quality_and_an_element_is_named_by_its_selector() -> None:
     assert screenshot_answer(element) == "Screenshot of #users tr, 120×30, png, 5 B"
 
 
-def test_a_cut_full_page_says_so() -> None:
-    tall = Screenshot("A" * 4000, "webp", 50, 1280, 16384, "full page", cut_at_px=16384)
+def test_a_full_page_cut_by_its_format_says_so_and_what_goes_further() -> None:
+    cut = ScreenshotCut(1280, 30000, "format", 16383)
+    tall = Screenshot("A" * 4000, "webp", 50, 1280, 16383, "full page", cut=cut)
     assert screenshot_description(tall) == (
-        "full page, 1280×16384, webp q50, 3 KB (cut at 16384 px: the page is taller)"
+        "full page, 1280×16383 (cut from 1280×30000: a webp image is at most 16,383 px a side; format=png goes "
+        "further), webp q50, 3 KB"
+    )
+
+
+def test_a_full_page_cut_by_the_message_size_says_so() -> None:
+    cut = ScreenshotCut(1280, 100000, "message", 256 * 1024 * 1024)
+    tall = Screenshot("A" * 4000, "png", None, 1280, 52415, "full page", cut=cut)
+    assert saved_screenshot_answer(tall, "/out/tall.png") == (
+        "Saved screenshot of full page, 1280×52415 (cut from 1280×100000: a larger image might not fit in one CDP "
+        "message of 256.0 MB), png, 3 KB to /out/tall.png"
+    )
+
+
+INLINE = ImageLimits(2000, 1_000_000)
+
+
+def test_a_scaled_inline_image_states_its_scale_and_how_to_get_it_whole() -> None:
+    shrunk = Screenshot(
+        "A" * 4000,
+        "jpeg",
+        80,
+        1280,
+        6000,
+        "full page",
+        image_width=427,
+        image_height=2000,
+        scale=1 / 3,
+        fitted_to=INLINE,
+    )
+    assert screenshot_answer(shrunk) == (
+        "Screenshot of full page, 1280×6000 scaled to 427×2000 (scale 0.333), jpeg q80, 3 KB. Scaled down to fit an "
+        "inline image (at most 2,000 px a side and 1,000,000 base64 characters); path=… saves it as asked, at full "
+        "resolution."
+    )
+
+
+def test_a_lower_quality_is_stated_beside_the_one_asked() -> None:
+    lowered = Screenshot("A" * 4000, "jpeg", 40, 780, 437, "viewport", fitted_to=INLINE, asked_quality=80)
+    assert screenshot_answer(lowered) == (
+        "Screenshot of the viewport, 780×437, jpeg q40 (asked q80), 3 KB. Quality lowered to fit an inline image (at "
+        "most 2,000 px a side and 1,000,000 base64 characters); path=… saves it as asked, at full resolution."
+    )
+
+
+def test_a_tiny_scale_warns_that_details_are_lost() -> None:
+    sliver = Screenshot(
+        "A" * 4000, "png", None, 1280, 100000, "element", "#feed", 26, 2000, scale=0.02, fitted_to=INLINE
+    )
+    answer = screenshot_answer(sliver)
+    assert answer.startswith("Screenshot of #feed, 1280×100000 scaled to 26×2000 (scale 0.02), png, 3 KB. Scaled down")
+    assert answer.endswith(
+        " Details are unreadable at this scale: capture one element with selector=…, or the viewport."
     )
 
 
@@ -178,24 +231,6 @@ def test_the_media_answer_names_every_feature() -> None:
         "Emulating media: as the browser has it, prefers-color-scheme: light, "
         "prefers-reduced-motion: as the browser has it"
     )
-
-
-@pytest.mark.parametrize(
-    ("value", "text"),
-    [
-        (EvaluatedValue("number", 42, has_json=True), "42"),
-        (EvaluatedValue("object", {"a": [1, "é"]}, has_json=True), '{"a":[1,"é"]}'),
-        (EvaluatedValue("string", "hi", has_json=True), '"hi"'),
-        (EvaluatedValue("object", None, has_json=True), "null"),
-        (EvaluatedValue("number", unserializable="-0"), "-0"),
-        (EvaluatedValue("bigint", unserializable="12n"), "12n"),
-        (EvaluatedValue("undefined"), "undefined"),
-        (EvaluatedValue("function", description="function f() {}"), "function f() {}"),
-        (EvaluatedValue("symbol"), "symbol"),
-    ],
-)
-def test_an_evaluated_value_is_compact_json_or_its_js_spelling(value: EvaluatedValue, text: str) -> None:
-    assert evaluation_answer(value) == text
 
 
 def test_an_evaluation_that_paused_leads_with_the_pause() -> None:

@@ -7,7 +7,9 @@ later timer; network requests are complete once an awaited fetch has read them.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
 import re
 from pathlib import Path
 
@@ -59,7 +61,13 @@ window.childDone = new Promise(r => worker.onmessage = e => r(e.data));</script>
 }
 
 
-PAGES = {**SITE, **CHILD_PAGES, "/blob.bin": (200, "application/octet-stream", BINARY)}
+BIG = random.Random("big").randbytes(20 * 1024 * 1024)  # over Chrome's default 20 MB a body
+PAGES = {
+    **SITE,
+    **CHILD_PAGES,
+    "/blob.bin": (200, "application/octet-stream", BINARY),
+    "/big.bin": (200, "application/octet-stream", BIG),
+}
 
 
 async def click(client: ModeClient, *ids: str, then: str = "0") -> None:
@@ -234,6 +242,29 @@ async def test_a_binary_body_is_described_inline_and_saved_whole(
     assert detail.endswith("Body: binary, 256 bytes (application/octet-stream); save_body_to writes it to a file.")
     await client.ok("get_network_request", request_id=blob_id, save_body_to="blob.bin")
     assert (output_dir / client.mode / "blob.bin").read_bytes() == BINARY
+
+
+async def test_a_twenty_mebibyte_body_is_saved_byte_exact(client: ModeClient, site_url: str, output_dir: Path) -> None:
+    await on_page(client, site_url, "/fetch")
+    await client.ok("evaluate_js", expression="fetch('/big.bin').then(r => r.arrayBuffer()).then(b => b.byteLength)")
+    big_id = request_id(await client.ok("list_network_requests"), "/big.bin")
+    answer = await client.ok("get_network_request", request_id=big_id, save_body_to="big.bin")
+    saved = output_dir / client.mode / "big.bin"
+    assert answer.endswith(f"Body saved to {saved} (20.0 MB)")
+    assert hashlib.sha256(saved.read_bytes()).hexdigest() == hashlib.sha256(BIG).hexdigest()
+
+
+async def test_a_request_of_an_earlier_page_is_explained(client: ModeClient, site_url: str) -> None:
+    await fetch_page(client, site_url)
+    data_id = request_id(await client.ok("list_network_requests"), "/api/data")
+    await on_page(client, site_url, "/welcome")
+    kind, text = await client.error("get_network_request", request_id=data_id, save_body_to="gone.json")
+    assert kind == "STATE" and text.startswith(
+        f"Request {data_id} is no longer recorded: the log keeps the requests of the current page only, the "
+        "newest 1000 of them."
+    )
+    spelled = 'network(action="list")' if client.mode == "smart" else "list_network_requests()"
+    assert f"Suggestion: Make the request again, then find its new id with {spelled}." in text
 
 
 async def test_a_body_path_outside_the_output_dir_is_refused(

@@ -4,6 +4,7 @@ Chromium; images are decoded and their sizes checked against the page's own meas
 from __future__ import annotations
 
 import base64
+import json
 import re
 import struct
 from pathlib import Path
@@ -12,14 +13,35 @@ from typing import Any
 import pytest
 
 from tests.e2e.harness import ModeClient, text_of
-from tests.support.site import SITE
+from tests.support.site import NOISE_PAGE, SITE, html
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 JPEG_MAGIC, PNG_MAGIC = b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n"
+INLINE_MAX_CHARS = 1_000_000
+OVERVIEW_PX = 2000
+UNREADABLE = " Details are unreadable at this scale: capture one element with selector=…, or the viewport."
+READ_PIXELS = """(async (src, ys) => {
+  const img = new Image(); img.src = src; await img.decode();
+  const c = document.createElement("canvas").getContext("2d");
+  return ys.map(y => { c.drawImage(img, 5, y, 1, 1, 0, 0, 1, 1); return [...c.getImageData(0, 0, 1, 1).data]; });
+})"""
 
 
-PAGES = SITE
+def tall_page(height: int) -> bytes:
+    """A page `height` px tall in bands of 1,000 px (red, green, blue, again), one element as tall."""
+    bands = "".join(
+        f"<div style='height:1000px;background:{('red', 'lime', 'blue')[i % 3]}'></div>" for i in range(height // 1000)
+    )
+    return html(f"{height} px", f"<main id='bands'>{bands}</main>", "<style>body{margin:0}</style>")
+
+
+PAGES = {
+    **SITE,
+    "/tall": (200, "text/html", tall_page(30_000)),
+    "/taller": (200, "text/html", tall_page(100_000)),
+    "/noise": NOISE_PAGE,
+}
 
 
 async def shot(client: ModeClient, **arguments: Any) -> tuple[str, bytes, str]:
@@ -33,6 +55,16 @@ async def shot(client: ModeClient, **arguments: Any) -> tuple[str, bytes, str]:
 def png_size(data: bytes) -> tuple[int, int]:
     assert data.startswith(PNG_MAGIC)
     width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def jpeg_size(data: bytes) -> tuple[int, int]:
+    """Width and height from the first start-of-frame segment."""
+    assert data.startswith(JPEG_MAGIC)
+    at = 2
+    while data[at + 1] not in (0xC0, 0xC1, 0xC2):
+        at += 2 + struct.unpack(">H", data[at + 2 : at + 4])[0]
+    height, width = struct.unpack(">HH", data[at + 5 : at + 9])
     return width, height
 
 
@@ -55,12 +87,89 @@ async def test_a_png_covers_the_viewport(client: ModeClient, site_url: str) -> N
 
 
 async def test_a_full_page_is_taller_than_the_viewport(client: ModeClient, site_url: str) -> None:
-    await client.ok("navigate", url=f"{site_url}/table")
+    await client.ok("navigate", url=f"{site_url}/welcome")
+    await client.js("document.body.style.height = '1500px'")
     text, image, _ = await shot(client, format="png", full_page=True)
     width, height = png_size(image)
     inner_height, scroll_height = await client.js("[innerHeight, document.documentElement.scrollHeight]")
     assert height > inner_height and abs(height - scroll_height) <= 1
-    assert text.startswith(f"Screenshot of full page, {width}×{height}, png, ")
+    assert re.fullmatch(rf"Screenshot of full page, {width}×{height}, png, \d+ KB", text)
+
+
+async def test_a_tall_page_is_scaled_to_an_inline_image_a_model_accepts(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/tall")
+    width = await client.js("document.documentElement.scrollWidth")
+    result = await client.call("browser_screenshot", full_page=True)
+    text, image = text_of(result), result.content[1]
+    scale = OVERVIEW_PX / 30_000
+    shown = (round(width * scale), OVERVIEW_PX)
+    assert jpeg_size(base64.b64decode(image.data)) == shown and len(image.data) <= INLINE_MAX_CHARS
+    assert text == (
+        f"Screenshot of full page, {width}×30000 scaled to {shown[0]}×{shown[1]} (scale {scale:.3g}), jpeg q80, "
+        f"{text.split(', jpeg q80, ')[1].split('.')[0]}. Scaled down to fit an inline image (at most 2,000 px a side "
+        "and 1,000,000 base64 characters); path=… saves it as asked, at full resolution." + UNREADABLE
+    )
+
+
+async def test_a_tall_page_is_saved_at_full_resolution(client: ModeClient, site_url: str, output_dir: Path) -> None:
+    await client.ok("navigate", url=f"{site_url}/tall")
+    width = await client.js("document.documentElement.scrollWidth")
+    answer = await client.ok("browser_screenshot", full_page=True, path="tall.png")
+    saved = output_dir / client.mode / "tall.png"
+    assert re.fullmatch(rf"Saved screenshot of full page, {width}×30000, png, [\d.]+ [KM]B to {saved}", answer)
+    assert png_size(saved.read_bytes()) == (width, 30_000)
+    # Past 16,384 px too: the bands are all there, as the browser reads them back from the file.
+    data_url = "data:image/png;base64," + base64.b64encode(saved.read_bytes()).decode()
+    colors = await client.js(f"{READ_PIXELS}({json.dumps(data_url)}, [500, 16500, 29500])")
+    assert colors == [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255]]
+
+
+async def test_a_page_too_tall_for_the_format_is_cut_and_says_so(
+    client: ModeClient, site_url: str, output_dir: Path
+) -> None:
+    await client.ok("navigate", url=f"{site_url}/taller")
+    width = await client.js("document.documentElement.scrollWidth")
+    answer = await client.ok("browser_screenshot", full_page=True, path="taller.webp")
+    assert answer.startswith(
+        f"Saved screenshot of full page, {width}×16383 (cut from {width}×100000: a webp image is at most 16,383 px "
+        "a side; format=png goes further), webp q80, "
+    )
+    webp = (output_dir / client.mode / "taller.webp").read_bytes()
+    assert webp[:4] == b"RIFF" and webp[8:12] == b"WEBP"
+    result = await client.call("browser_screenshot", full_page=True)  # inline: scaled, never cut
+    assert len(result.content[1].data) <= INLINE_MAX_CHARS
+    image = base64.b64decode(result.content[1].data)
+    assert jpeg_size(image)[1] == OVERVIEW_PX and "(scale 0.02)" in text_of(result) and "cut" not in text_of(result)
+
+
+async def test_a_huge_element_is_scaled_like_a_full_page(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/tall")
+    text, image, _ = await shot(client, selector="#bands", format="png")
+    assert png_size(image)[1] == OVERVIEW_PX
+    assert text.startswith("Screenshot of #bands, ") and " (scale 0.0667), png, " in text
+
+
+async def test_a_heavy_viewport_is_shrunk_to_the_character_limit(client: ModeClient, site_url: str) -> None:
+    """Noise compresses to nothing: the jpeg's quality is lowered, then it is scaled down."""
+    await client.ok("browser_set_viewport", width=1600, height=1600)
+    try:
+        await client.ok("navigate", url=f"{site_url}/noise")
+        side = await client.js("visualViewport.width")  # 1600 less the scrollbar
+        result = await client.call("browser_screenshot")
+        text, image = text_of(result), result.content[1]
+        assert len(image.data) <= INLINE_MAX_CHARS
+        width, height = jpeg_size(base64.b64decode(image.data))
+        assert width == height < side
+        assert re.fullmatch(
+            rf"Screenshot of the viewport, {side}×{side} scaled to {width}×{height} \(scale 0\.\d+\), "
+            r"jpeg q40 \(asked q80\), \d+ KB\. Scaled down and quality lowered to fit an inline image \(at most "
+            r"8,000 px a side and 1,000,000 base64 characters\); path=… saves it as asked, at full resolution\.",
+            text,
+        )
+        _, png, _ = await shot(client, format="png")
+        assert png_size(png)[0] < side
+    finally:
+        await client.ok("browser_set_viewport", width=1280, height=720)
 
 
 async def test_an_element_screenshot_is_the_size_of_the_element(client: ModeClient, site_url: str) -> None:

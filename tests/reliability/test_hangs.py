@@ -147,11 +147,13 @@ async def test_a_closed_tab(session: Session, site: str) -> None:
     assert (error, text) == (None, "42") and took < 3
 
 
-async def test_a_seven_megabyte_screenshot_is_refused_inline_and_saved_to_a_file(session: Session, site: str) -> None:
+async def test_a_seven_megabyte_screenshot_is_scaled_inline_and_saved_whole_to_a_file(
+    session: Session, site: str
+) -> None:
     await session.call("navigate", url=site + "/noise")
     await session.call("browser_set_viewport", width=1600, height=1600)
-    text = await session.case("7 MB screenshot inline", "browser_screenshot", "VALIDATION", 20, format="png")
-    assert "too large to answer inline" in text and "path: expected a file" in text
+    text = await session.case("7 MB screenshot inline", "browser_screenshot", None, 20, format="png")
+    assert "scaled to" in text and "path=" in text, text
     error, text, _ = await session.call("browser_screenshot", format="png", path="noise.png")
     assert error is None and "Saved screenshot" in text, text
     size_mb = float(text.split(", png, ")[1].split(" MB")[0])

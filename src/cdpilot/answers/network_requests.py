@@ -158,7 +158,8 @@ def body_lines(
     if isinstance(body, SavedBody):
         return [f"Body saved to {body.path} ({human_size(body.size)})"]
     if isinstance(body, MissingBody):
-        return [f"Body: not available. {body.reason}"]
+        reason, suggestion = missing_body_text(body)
+        return [f"Body: not available. {reason}" + (f" {suggestion}" if suggestion else "")]
     if not body.data:
         return ["Body: empty (as Chrome holds it)."]
     if body.binary:
@@ -172,3 +173,43 @@ def body_lines(
         f"Body ({len(text)} chars, first {limit} shown because of {why}; save_body_to writes all of it):",
         text[:limit],
     ]
+
+
+def missing_body_text(body: MissingBody) -> tuple[str, str | None]:
+    """Why there is no body, and what to do to have it next time (None when nothing helps);
+    a limit that applied is named with its size."""
+    number = body.request_id
+    size = human_size(body.size or 0)
+    limit = human_size(body.limit or 0)
+    if body.why == "blocked":
+        return f"Request {number} was blocked ({body.detail}): it has no body.", None
+    if body.why == "failed":
+        return f"Request {number} failed ({body.detail}): it has no body.", None
+    if body.why == "loading":
+        return f"Request {number} has not finished loading: its body is not there yet.", None
+    if body.why == "redirect":
+        return (
+            f"Request {number} is a redirect (HTTP {body.detail}): it has no body.",
+            "The request it led to follows it in {tool:list_network_requests}.",
+        )
+    if body.why == "session ended":
+        return f"The body of request {number} is gone: its page session has ended.", None
+    if body.why == "over limit":
+        return (
+            f"Chrome did not keep the body of request {number}: at {size} it is over the {limit} per body "
+            f"Chrome is asked to keep (Chrome: {body.detail}).",
+            f"Bodies over {limit} cannot be had through the browser: download its URL outside it.",
+        )
+    if body.why == "evicted":
+        return (
+            f"Chrome no longer holds the body of request {number} ({body.detail}): it keeps {limit} of the page's "
+            "bodies in all (a binary one counts a third more, as base64) and pushes out the oldest for new ones.",
+            "Make the request again, then save its body right away with save_body_to=…, before later downloads "
+            "push it out.",
+        )
+    # unreadable: Chrome may hold it, but its reply would not fit in a message
+    return (
+        f"The body of request {number} is too large to read: {size} of {body.detail}, over the {limit} of "
+        f"{body.detail} that one CDP message can carry once encoded.",
+        "Download its URL outside the browser.",
+    )

@@ -7,15 +7,15 @@ debugger's answers) below it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from cdpilot.browser.page.page_facts import (
-    EvaluatedValue,
+    ImageFormat,
     MediaEmulation,
     NavigationKind,
     NavigationResult,
     Screenshot,
+    ScreenshotCut,
     TargetClosed,
     TargetEntry,
     TargetSwitch,
@@ -24,6 +24,7 @@ from cdpilot.browser.page.page_facts import (
 from cdpilot.text import clip, human_size
 
 TARGET_LINE_CHARS = 160
+UNREADABLE_SCALE = 0.25  # below it, text in a shrunk screenshot cannot be read
 MAX_LISTED_TARGETS = 30
 VERB_OF: dict[NavigationKind, str] = {
     "goto": "Navigated to",
@@ -90,12 +91,17 @@ def _status(result: NavigationResult) -> str:
 
 
 def screenshot_description(shot: Screenshot) -> str:
-    """``the viewport, 780×437, jpeg q80, 5 KB``: what was captured, its size, format and weight."""
+    """``the viewport, 780×437, jpeg q80, 5 KB``: what was captured, its size, format and weight;
+    what a cut left out, and the image's own size when it was shrunk."""
+    text = f"{_subject(shot)}, {shot.width}×{shot.height}"
+    if shot.cut is not None:
+        text += f" (cut from {shot.cut.full_width}×{shot.cut.full_height}: {_cut_reason(shot.cut, shot.format)})"
+    if shot.scale < 1:
+        text += f" scaled to {shot.image_width}×{shot.image_height} (scale {shot.scale:.3g})"
     quality = "" if shot.quality is None else f" q{shot.quality}"
-    text = f"{_subject(shot)}, {shot.width}×{shot.height}, {shot.format}{quality}, {human_size(shot.size_bytes)}"
-    if shot.cut_at_px is not None:
-        text += f" (cut at {shot.cut_at_px} px: the page is taller)"
-    return text
+    if shot.asked_quality is not None:
+        quality += f" (asked q{shot.asked_quality})"
+    return f"{text}, {shot.format}{quality}, {human_size(shot.size_bytes)}"
 
 
 def _subject(shot: Screenshot) -> str:
@@ -106,9 +112,27 @@ def _subject(shot: Screenshot) -> str:
     return shot.selector or "an element"
 
 
+def _cut_reason(cut: ScreenshotCut, image_format: ImageFormat) -> str:
+    if cut.by == "format":
+        return f"a {image_format} image is at most {cut.limit:,} px a side; format=png goes further"
+    return f"a larger image might not fit in one CDP message of {human_size(cut.limit)}"
+
+
 def screenshot_answer(shot: Screenshot) -> str:
-    """The text beside an image answered inline."""
-    return f"Screenshot of {screenshot_description(shot)}"
+    """The text beside an image answered inline; one shrunk to fit says so, and how to get it whole."""
+    text = f"Screenshot of {screenshot_description(shot)}"
+    fit = shot.fitted_to
+    if fit is None:
+        return text
+    steps = (("scaled down", shot.scale < 1), ("quality lowered", shot.asked_quality is not None))
+    done = " and ".join(step for step, taken in steps if taken)
+    text += (
+        f". {done.capitalize()} to fit an inline image (at most {fit.max_side_px:,} px a side and "
+        f"{fit.max_chars:,} base64 characters); path=… saves it as asked, at full resolution."
+    )
+    if shot.scale < UNREADABLE_SCALE:
+        text += " Details are unreadable at this scale: capture one element with selector=…, or the viewport."
+    return text
 
 
 def saved_screenshot_answer(shot: Screenshot, path: str) -> str:
@@ -130,18 +154,6 @@ def media_answer(emulation: MediaEmulation) -> str:
         ("prefers-reduced-motion", emulation.reduced_motion),
     )
     return "Emulating " + ", ".join(f"{name}: {value or 'as the browser has it'}" for name, value in shown)
-
-
-def evaluation_answer(value: EvaluatedValue) -> str:
-    """Compact JSON, as the page sees the value; JS spelling or the browser's description where
-    JSON has nothing to say (NaN, -0, 12n, undefined, a DOM node, a function)."""
-    if value.unserializable is not None:
-        return value.unserializable
-    if value.type == "undefined":
-        return "undefined"
-    if value.has_json:
-        return json.dumps(value.json_value, ensure_ascii=False, separators=(",", ":"))
-    return value.description or value.type
 
 
 def paused_evaluation_answer(bundle: list[str]) -> str:

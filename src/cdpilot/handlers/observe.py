@@ -13,7 +13,7 @@ from dataclasses import replace
 from cdpilot_generated.models import GetConsoleLogsArgs, GetNetworkRequestArgs, ListNetworkRequestsArgs
 
 from cdpilot.answers.console_log import console_answer
-from cdpilot.answers.network_requests import request_detail_answer, request_list_answer
+from cdpilot.answers.network_requests import missing_body_text, request_detail_answer, request_list_answer
 from cdpilot.browser.observe.network_facts import MissingBody, RequestFilter, ResponseBody, SavedBody
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import StateError
@@ -63,7 +63,8 @@ async def get_network_request(args: GetNetworkRequestArgs, ctx: ToolContext) -> 
     if args.save_body_to is not None:
         found = await log.body(entry.id, wait_s=SETTLE_S)
         if isinstance(found, MissingBody):
-            raise StateError(found.reason, suggestion=found.suggestion)
+            reason, suggestion = missing_body_text(found)
+            raise StateError(reason, suggestion=suggestion)
         path = await asyncio.to_thread(
             write_output, ctx.settings.output_dir, args.save_body_to, found.data, field="save_body_to"
         )

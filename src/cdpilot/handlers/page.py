@@ -1,32 +1,25 @@
 """Rendering tools (smart: `page`): screenshots, viewport size and media emulation.
 
-A screenshot answers as MCP image content by default; with `path` it is written under the
-output directory instead and only the path comes back, which keeps large images out of
-the conversation.
+A screenshot answers as MCP image content by default, shrunk to what a model accepts (a
+full page or an element to an overview size); with `path` it is written under the output
+directory at full resolution instead and only the path comes back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import math
 from pathlib import PurePosixPath
 
 from cdpilot_generated.models import BrowserEmulateMediaArgs, BrowserScreenshotArgs, BrowserSetViewportArgs
 
-from cdpilot.answers.pages import (
-    media_answer,
-    saved_screenshot_answer,
-    screenshot_answer,
-    screenshot_description,
-    viewport_answer,
-)
+from cdpilot.answers.pages import media_answer, saved_screenshot_answer, screenshot_answer, viewport_answer
 from cdpilot.browser.page import capture
-from cdpilot.browser.page.page_facts import ImageFormat
-from cdpilot.context import Image, ToolContext, ToolResult
-from cdpilot.errors import ArgumentError, FieldProblem
+from cdpilot.browser.page.page_facts import ImageFormat, ImageLimits
+from cdpilot.context import Image, Settings, ToolContext, ToolResult
 from cdpilot.handlers.common import browser
 from cdpilot.output_files import check_output_path, write_output
-from cdpilot.text import human_size
 
 FORMAT_OF_SUFFIX: dict[str, ImageFormat] = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
 
@@ -36,6 +29,14 @@ def _image_format(args: BrowserScreenshotArgs) -> ImageFormat:
     if "format" not in args.model_fields_set and args.path is not None:
         return FORMAT_OF_SUFFIX.get(PurePosixPath(args.path).suffix.lower(), args.format)
     return args.format
+
+
+def _inline_limits(args: BrowserScreenshotArgs, settings: Settings) -> ImageLimits:
+    """What an inline image may be: an overview for a full page or an element (which can be any
+    size), the model's limit for the viewport; never more characters than the settings allow."""
+    side = capture.OVERVIEW_SIDE_PX if args.full_page or args.selector is not None else capture.MODEL_MAX_SIDE_PX
+    allowed_chars = 4 * math.ceil(settings.max_inline_image_bytes / 3)  # base64 of that many bytes
+    return ImageLimits(side, min(capture.MODEL_MAX_BASE64_CHARS, allowed_chars))
 
 
 async def browser_screenshot(args: BrowserScreenshotArgs, ctx: ToolContext) -> ToolResult:
@@ -48,20 +49,12 @@ async def browser_screenshot(args: BrowserScreenshotArgs, ctx: ToolContext) -> T
         quality=args.quality,
         full_page=args.full_page,
         selector=args.selector,
+        limits=None if args.path is not None else _inline_limits(args, ctx.settings),
     )
     if args.path is not None:
         data = base64.b64decode(shot.data_base64)
         path = await asyncio.to_thread(write_output, ctx.settings.output_dir, args.path, data, field="path")
         return ToolResult(saved_screenshot_answer(shot, str(path)))
-    limit = ctx.settings.max_inline_image_bytes
-    if shot.size_bytes > limit:
-        raise ArgumentError(
-            f"The screenshot of {screenshot_description(shot)} is too large to answer inline "
-            f"(limit {human_size(limit)}).",
-            problems=[FieldProblem("path", f"a file to write it to (images over {human_size(limit)})", "nothing")],
-            suggestion="Save it with path=… (under the output directory), or make it smaller: format=jpeg with "
-            "a lower quality, no full_page, or one element with selector=….",
-        )
     return ToolResult(screenshot_answer(shot), images=(Image(shot.data_base64, shot.mime_type),))
 
 

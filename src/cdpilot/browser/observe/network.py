@@ -14,22 +14,40 @@ snapshots; the records the events update stay in here.
 
 A request the origin lists refused fails like any blocked one (``net::ERR_BLOCKED_BY_CLIENT``);
 the guard that failed it (`OriginGuard.refusal_of`) says so, and why, by its request id.
+
+Bodies stay in Chrome, which keeps them for ``getResponseBody`` within buffers that
+``Network.enable`` sizes: cdpilot asks for room for a binary body of `BODY_LIMIT_BYTES` and for
+`BODY_BUFFER_BYTES` in all, and counts each body's bytes as they arrive (``dataReceived``) so
+that a body Chrome let go, or one too large to come back in a CDP message, is explained with
+the limit that applied.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from cdpilot.browser.observe.network_facts import MissingBody, NetworkEntry, RequestFilter, RequestPage, ResponseBody
 from cdpilot.browser.page.origin_policy import Refusal
-from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
+from cdpilot.cdp import MAX_MESSAGE_BYTES, CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError, StateError
 
 MAX_REQUESTS = 1000
+MIB = 1024 * 1024
+BODY_LIMIT_BYTES = 128 * MIB
+"""The largest binary body Chrome is asked to keep (it keeps and counts one as base64). Chrome's
+own default, 20 MB, loses the downloads one most often wants to inspect; this one still comes
+back in one CDP message."""
+BODY_BUFFER_BYTES = 256 * MIB
+"""All the bodies Chrome keeps for one page session (``maxTotalBufferSize``; its default is 200 MB),
+the oldest pushed out first: memory of the page's renderer, spent only as the page downloads."""
+CHARS_PER_BYTE = {"binary": 4 / 3, "text": 6.0}  # text at worst: every byte a \uXXXX escape
+MESSAGE_ROOM = 64 * 1024  # the JSON around a body in its message
+TEXT_TYPE_PARTS = ("text/", "json", "xml", "javascript", "ecmascript")  # types Chrome decodes to text
 
 RefusalLookup = Callable[[str], Refusal | None]  # CDP request id -> why the origin lists failed it
 LIST_SUGGESTION = "See the recorded requests and their ids with {tool:list_network_requests}."
@@ -54,6 +72,9 @@ class _Request:
     mime_type: str = ""
     response_headers: dict[str, str] = field(default_factory=dict)
     encoded_size: int | None = None
+    charset: str = ""  # as Chrome determined it: with one, Chrome sends the body as text
+    received: int = 0  # bytes of the body so far (decoded: after any content encoding)
+    redirected: bool = False  # a later hop took over its CDP id: a redirect has no body
     ended: float | None = None
     error_text: str | None = None
     refused: Refusal | None = None
@@ -82,6 +103,12 @@ class _Request:
             refused=self.refused,
         )
 
+    @property
+    def body_size(self) -> int:
+        """Bytes of the body as counted on arrival; without data events (a body Chrome served
+        from its cache) the bytes that came over the wire, the best estimate left."""
+        return self.received or self.encoded_size or 0
+
     def check_settled(self) -> None:
         """Settled: it failed, or it has its response and the real response headers."""
         if self.status == 0 or (self.status is not None and (self.has_response_extra or not self.expects_extra)):
@@ -91,7 +118,14 @@ class _Request:
 class NetworkLog:
     """The requests of one connection's current page, oldest first (bounded)."""
 
-    def __init__(self, max_requests: int = MAX_REQUESTS, *, refusal_of: RefusalLookup | None = None) -> None:
+    def __init__(
+        self,
+        max_requests: int = MAX_REQUESTS,
+        *,
+        refusal_of: RefusalLookup | None = None,
+        body_limit: int = BODY_LIMIT_BYTES,
+        buffer_limit: int = BODY_BUFFER_BYTES,
+    ) -> None:
         self._requests: dict[str, _Request] = {}  # our id -> request, oldest first
         self._by_cdp_id: dict[str, _Request] = {}  # CDP id -> its latest hop
         self._early: dict[tuple[str, str], dict[str, Any]] = {}  # (kind, CDP id) -> ExtraInfo params
@@ -99,21 +133,31 @@ class NetworkLog:
         self._next_id = 1
         self.dropped = 0  # requests pushed out by the bound
         self._refusal_of = refusal_of
+        self._body_limit, self._buffer_limit = body_limit, buffer_limit
+        self._buffers = {
+            "maxResourceBufferSize": 4 * math.ceil(body_limit / 3),  # its base64
+            "maxTotalBufferSize": buffer_limit,
+        }
         self._subscriptions = Subscriptions()
 
     async def attach(self, session: CdpSession) -> None:
-        """Start collecting on a page session (called for every page made current)."""
+        """Start collecting on a page session (called for every page made current).
+
+        ``Network.enable`` is sent here too, with the buffer sizes: the connection enables the
+        domain already (navigation needs it), and enabling again only sets how much of the
+        bodies Chrome keeps for this session, which is this log's business."""
         self._requests.clear()
         self._by_cdp_id.clear()
         self._early.clear()
         handlers = {**self._request_handlers(session), "Page.frameNavigated": self._on_frame_navigated}
         self._subscriptions.replace(session, handlers)
+        await session.send("Network.enable", self._buffers)
 
     async def attach_child(self, child: CdpSession) -> None:
         """Also record the requests of an out-of-process frame or worker of the current page
         (`ChildTargets`): they are reported to its session only."""
         self._subscriptions.add(child, self._request_handlers(child))
-        await child.send("Network.enable")
+        await child.send("Network.enable", self._buffers)
 
     def _request_handlers(self, session: CdpSession) -> dict[str, Callable[[CdpEvent], None]]:
         return {
@@ -121,6 +165,7 @@ class NetworkLog:
             "Network.requestWillBeSentExtraInfo": lambda event: self._on_extra("request", event.params),
             "Network.responseReceived": lambda event: self._on_response(event.params),
             "Network.responseReceivedExtraInfo": lambda event: self._on_extra("response", event.params),
+            "Network.dataReceived": self._on_data,
             "Network.loadingFinished": self._on_finished,
             "Network.loadingFailed": self._on_failed,
         }
@@ -157,41 +202,63 @@ class NetworkLog:
         that is under way), or why there is none."""
         request = self._find(request_id)
         await _wait(request.loaded, wait_s)
-        if request.refused is not None:
-            return MissingBody(f"Request {request.id} was blocked ({request.refused.statement}): it has no body.")
-        if request.status == 0:
-            return MissingBody(f"Request {request.id} failed ({request.error_text}): it has no body.")
-        if request.ended is None:
-            return MissingBody(f"Request {request.id} has not finished loading: its body is not there yet.")
-        if request.session.ended is not None:
-            return MissingBody(f"The body of request {request.id} is gone: its page session has ended.")
+        gap = self._gap(request)
+        if gap is not None:
+            return gap
         try:
             reply = await request.session.send("Network.getResponseBody", {"requestId": request.cdp_id})
         except CdpCommandError as exc:
-            return MissingBody(
-                f"Chrome no longer holds the body of request {request.id} ({exc.cdp_message}). It keeps "
-                "bodies of the current page only while its buffer has room, and redirects have none.",
-                suggestion="Trigger the request again, then ask for its body right away.",
-            )
+            size = request.body_size
+            if _kind(request) == "binary" and size > self._body_limit:
+                return MissingBody(request.id, "over limit", exc.cdp_message, size, self._body_limit)
+            return MissingBody(request.id, "evicted", exc.cdp_message, size, self._buffer_limit)
         if reply.get("base64Encoded"):
             return ResponseBody(base64.b64decode(reply["body"]), binary=True)
         return ResponseBody(str(reply["body"]).encode(), binary=False)
 
+    def _gap(self, request: _Request) -> MissingBody | None:
+        """Why there is no body to ask Chrome for, if there is a reason to know beforehand.
+
+        A body too large for one CDP message once encoded is not asked for: that reply would
+        end the whole connection, not only this call."""
+        if request.refused is not None:
+            return MissingBody(request.id, "blocked", request.refused.statement)
+        if request.status == 0:
+            return MissingBody(request.id, "failed", request.error_text or "")
+        if request.ended is None:
+            return MissingBody(request.id, "loading")
+        if request.redirected:
+            return MissingBody(request.id, "redirect", str(request.status))
+        if request.session.ended is not None:
+            return MissingBody(request.id, "session ended")
+        kind = _kind(request)
+        readable = int((MAX_MESSAGE_BYTES - MESSAGE_ROOM) / CHARS_PER_BYTE[kind])
+        size = request.body_size
+        if size > readable:
+            return MissingBody(request.id, "unreadable", kind, size, readable)
+        return None
+
     def _find(self, request_id: str) -> _Request:
         found = self._requests.get(request_id) or self._by_cdp_id.get(request_id)
-        if found is None:
+        if found is not None:
+            return found
+        if request_id.isdigit() and 0 < int(request_id) < self._next_id:
             raise StateError(
-                f"No request with id {request_id!r} on this page (ids are those of the request list).",
-                suggestion=LIST_SUGGESTION,
+                f"Request {request_id} is no longer recorded: the log keeps the requests of the current page "
+                f"only, the newest {self._max_requests} of them.",
+                suggestion="Make the request again, then find its new id with {tool:list_network_requests}.",
             )
-        return found
+        raise StateError(
+            f"No request with id {request_id!r} on this page (ids are those of the request list).",
+            suggestion=LIST_SUGGESTION,
+        )
 
     def _on_request(self, session: CdpSession, params: dict[str, Any]) -> None:
         cdp_id = str(params["requestId"])
         previous = self._by_cdp_id.get(cdp_id)
         if previous is not None and "redirectResponse" in params:  # a redirect: that hop ends here
             self._apply_response(previous, params["redirectResponse"])
-            previous.ended = float(params["timestamp"])
+            previous.ended, previous.redirected = float(params["timestamp"]), True
             previous.loaded.set()
         request = params["request"]
         record = _Request(
@@ -242,11 +309,17 @@ class NetworkLog:
         record.status = int(response["status"])
         record.status_text = str(response.get("statusText", ""))
         record.mime_type = str(response.get("mimeType", ""))
+        record.charset = str(response.get("charset", ""))
         if not record.has_response_extra:
             record.response_headers = dict(response.get("headers") or {})
         if early := self._early.pop(("response", record.cdp_id), None):
             self._on_extra("response", early)
         record.check_settled()
+
+    def _on_data(self, event: CdpEvent) -> None:
+        record = self._by_cdp_id.get(str(event.params["requestId"]))
+        if record is not None:
+            record.received += int(event.params.get("dataLength", 0))
 
     def _on_finished(self, event: CdpEvent) -> None:
         record = self._by_cdp_id.get(str(event.params["requestId"]))
@@ -272,6 +345,12 @@ class NetworkLog:
         loader = str(frame.get("loaderId", ""))
         self._requests = {key: r for key, r in self._requests.items() if r.loader_id == loader}
         self._by_cdp_id = {key: r for key, r in self._by_cdp_id.items() if r.loader_id == loader}
+
+
+def _kind(request: _Request) -> str:
+    """How Chrome holds and sends the body: as text when it has a charset or a text type to
+    decode it by, else as base64."""
+    return "text" if request.charset or any(part in request.mime_type for part in TEXT_TYPE_PARTS) else "binary"
 
 
 async def _wait(event: asyncio.Event, timeout_s: float) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from cdpilot.browser.page.origin_policy import Refusal
 
@@ -87,12 +88,19 @@ class ResponseBody:
     binary: bool  # Chrome sent it base64-encoded: not text
 
 
+BodyGap = Literal["blocked", "failed", "loading", "redirect", "session ended", "over limit", "evicted", "unreadable"]
+
+
 @dataclass(frozen=True)
 class MissingBody:
-    """Why a request has no body to give: it failed, is still loading, or Chrome let it go."""
+    """Why a request has no body to give: it failed, is still loading, or Chrome did not keep it
+    (then with the limit that applied, so the answer can name it and say what to do)."""
 
-    reason: str
-    suggestion: str | None = None  # what to do to get one, when anything helps
+    request_id: str
+    why: BodyGap
+    detail: str = ""  # the failure, the refusal's statement, the redirect's status or Chrome's words
+    size: int | None = None  # bytes of the body as received, when they matter
+    limit: int | None = None  # bytes: the limit that applied (over limit, evicted, unreadable)
 
 
 @dataclass(frozen=True)

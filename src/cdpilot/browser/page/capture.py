@@ -1,9 +1,15 @@
 """What the page looks like: screenshots, and the viewport and media it is rendered for.
 
-A screenshot covers the viewport (without scrollbars), the whole page (``captureBeyondViewport`` with a clip of
-the content size, so Chrome renders past the window instead of us scrolling and stitching)
-or one element (the first visible match, scrolled into view, clipped to its box in
+A screenshot covers the viewport (without scrollbars), the whole page (``captureBeyondViewport``
+with a clip of the content size, so Chrome renders past the window instead of us scrolling and
+stitching) or one element (the first visible match, scrolled into view, clipped to its box in
 document coordinates). Emulation overrides last as long as the page session.
+
+An image answered inline must be one a model accepts: it is shrunk to its `ImageLimits` with
+the clip's ``scale`` (Chrome renders it smaller: nothing is resized here) and, for the character
+limit, a lower jpeg/webp quality first. A saved image keeps full resolution and is cut only where
+it cannot be had: past the largest side its format can encode, or past what one CDP message
+can carry. Either way the `Screenshot` says what was done, so the answer can.
 """
 
 from __future__ import annotations
@@ -14,11 +20,40 @@ from typing import Any
 
 from cdpilot import progress
 from cdpilot.browser.own_scripts import own_expression, page_script
-from cdpilot.browser.page.page_facts import ImageFormat, MediaEmulation, Screenshot, ScreenshotArea, ViewportSet
+from cdpilot.browser.page.page_facts import (
+    ImageFormat,
+    ImageLimits,
+    MediaEmulation,
+    Screenshot,
+    ScreenshotArea,
+    ScreenshotCut,
+    ViewportSet,
+)
 from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.cdp import MAX_MESSAGE_BYTES
 from cdpilot.errors import ArgumentError, ExecutionError, FieldProblem, StateError
 
-MAX_FULL_PAGE_PX = 16384  # Chrome's largest texture: taller pages are cut here
+MODEL_MAX_SIDE_PX = 8000
+"""Model APIs refuse an image longer than this on either side (Anthropic's 8,000 px; the others
+shrink well before), so no inline image is larger."""
+MODEL_MAX_BASE64_CHARS = 1_000_000
+"""An inline image stays in the conversation for every later turn: about 730 KB is plenty for a
+sharp 2,000 px image and keeps a busy page from weighing megabytes in each request."""
+OVERVIEW_SIDE_PX = 2000
+"""The longest side of an inline full-page or element shot. Model vendors shrink anything larger
+before the model sees it (Anthropic to 1,568 px, OpenAI to fit 2,048 px) and Anthropic refuses
+images over 2,000 px in requests that carry many of them: more pixels would cost bytes, not detail."""
+SIDE_LIMIT_PX: dict[ImageFormat, int | None] = {"jpeg": 65_500, "webp": 16_383, "png": None}
+"""The largest side each format can encode (libjpeg's and libwebp's limits): past it Chrome answers
+an empty image. PNG has none."""
+WORST_CHARS_PER_PIXEL = 4  # noise, which nothing compresses: 3 bytes a pixel, as base64
+MESSAGE_ROOM = 64 * 1024  # the JSON around the image in its message
+MAX_CAPTURE_PIXELS = (MAX_MESSAGE_BYTES - MESSAGE_ROOM) // WORST_CHARS_PER_PIXEL
+"""The most pixels a full-resolution capture may have: a reply larger than one CDP message would
+end the connection, not just the call. An inline image (8,000² px at most) is always below."""
+FIT_QUALITIES = (60, 40)  # tried in turn, when below the quality asked, before shrinking further
+FIT_MARGIN = 0.9  # a shrink aims this much below the character limit: size does not follow area exactly
+MAX_FIT_ATTEMPTS = 6  # captures to fit the character limit; one or two shrinks usually do it
 MEDIA_FEATURES = ("prefers-color-scheme", "prefers-reduced-motion")
 
 
@@ -50,6 +85,23 @@ async def _element_clip(conn: BrowserConnection, selector: str) -> dict[str, flo
     return {key: float(found[key]) for key in ("x", "y", "width", "height")}
 
 
+async def _area(
+    conn: BrowserConnection, *, full_page: bool, selector: str | None
+) -> tuple[dict[str, float], ScreenshotArea]:
+    """The clip of what is to be captured, in CSS pixels of the document."""
+    if selector is not None:
+        return await _element_clip(conn, selector), "element"
+    metrics = await conn.page.send("Page.getLayoutMetrics")
+    if full_page:
+        content = metrics["cssContentSize"]
+        width, height = math.ceil(content["width"]), math.ceil(content["height"])
+        await progress.report(f"Capturing the full page ({height} px tall)")
+        return {"x": 0.0, "y": 0.0, "width": width, "height": height}, "full page"
+    view = metrics["cssVisualViewport"]
+    clip = {"x": view["pageX"], "y": view["pageY"], "width": view["clientWidth"], "height": view["clientHeight"]}
+    return clip, "viewport"
+
+
 async def screenshot(
     conn: BrowserConnection,
     *,
@@ -57,50 +109,100 @@ async def screenshot(
     quality: int = 80,
     full_page: bool = False,
     selector: str | None = None,
+    limits: ImageLimits | None = None,
 ) -> Screenshot:
-    """Capture the viewport, the whole page or the first visible element matching `selector`."""
-    kept_quality = None if image_format == "png" else quality  # png is lossless: Chrome takes no quality
-    cut_at: int | None = None
-    area: ScreenshotArea
-    if selector is not None:
-        clip, area = await _element_clip(conn, selector), "element"
+    """Capture the viewport, the whole page or the first visible element matching `selector`:
+    shrunk to `limits` for an inline answer, else at full resolution, cut only where it must be."""
+    asked_quality = None if image_format == "png" else quality  # png is lossless: Chrome takes no quality
+    clip, area = await _area(conn, full_page=full_page, selector=selector)
+    ratio = float(await _evaluate(conn, "devicePixelRatio"))  # a capture is in device pixels
+    cut = None
+    if limits is None:
+        clip, cut = _capturable(clip, ratio, image_format)
+        scale = 1.0
     else:
-        metrics = await conn.page.send("Page.getLayoutMetrics")
-        if full_page:
-            content = metrics["cssContentSize"]
-            clip, area = _full_page_clip(content), "full page"
-            await progress.report(f"Capturing the full page ({math.ceil(content['height'])} px tall)")
-            cut_at = MAX_FULL_PAGE_PX if math.ceil(content["height"]) > MAX_FULL_PAGE_PX else None
+        scale = min(1.0, limits.max_side_px / (max(clip["width"], clip["height"]) * ratio))
+    used_quality = asked_quality
+    data = await _capture(conn, clip, scale, image_format, used_quality, beyond_viewport=area != "viewport")
+    for _ in range(MAX_FIT_ATTEMPTS - 1):
+        if limits is None or len(data) <= limits.max_chars:
+            break
+        lower = next((q for q in FIT_QUALITIES if used_quality is not None and q < used_quality), None)
+        if lower is not None:
+            used_quality = lower
         else:
-            view = metrics["cssVisualViewport"]
-            clip = {
-                "x": view["pageX"],
-                "y": view["pageY"],
-                "width": view["clientWidth"],
-                "height": view["clientHeight"],
-            }
-            area = "viewport"
-    params: dict[str, Any] = {"format": image_format, "clip": {**clip, "scale": 1}}
-    if kept_quality is not None:
-        params["quality"] = kept_quality
-    params["captureBeyondViewport"] = area != "viewport"
-    reply = await conn.features.unless_blocked(conn.page.send("Page.captureScreenshot", params))
+            scale *= math.sqrt(limits.max_chars / len(data)) * FIT_MARGIN
+        data = await _capture(conn, clip, scale, image_format, used_quality, beyond_viewport=area != "viewport")
+    if limits is not None and len(data) > limits.max_chars:
+        raise ArgumentError(
+            f"The screenshot cannot be made to fit {limits.max_chars:,} base64 characters inline.",
+            problems=[FieldProblem("path", "a file to write it to", "nothing")],
+            suggestion="Save it with path=… (under the output directory), or capture less: no full_page, or one "
+            "element with selector=….",
+        )
+    shrunk = scale < 1 or used_quality != asked_quality
     return Screenshot(
-        data_base64=reply["data"],
+        data_base64=data,
         format=image_format,
-        quality=kept_quality,
+        quality=used_quality,
         width=round(clip["width"]),
         height=round(clip["height"]),
         area=area,
         selector=selector,
-        cut_at_px=cut_at,
+        image_width=_pixels(clip["width"] * ratio * scale),
+        image_height=_pixels(clip["height"] * ratio * scale),
+        scale=scale,
+        fitted_to=limits if shrunk else None,
+        asked_quality=asked_quality if used_quality != asked_quality else None,
+        cut=cut,
     )
 
 
-def _full_page_clip(content: dict[str, float]) -> dict[str, float]:
-    """The whole content, no taller than Chrome can capture."""
-    height = math.ceil(content["height"])
-    return {"x": 0.0, "y": 0.0, "width": math.ceil(content["width"]), "height": min(height, MAX_FULL_PAGE_PX)}
+async def _capture(
+    conn: BrowserConnection,
+    clip: dict[str, float],
+    scale: float,
+    image_format: ImageFormat,
+    quality: int | None,
+    *,
+    beyond_viewport: bool,
+) -> str:
+    """One ``Page.captureScreenshot``: the image as base64."""
+    params: dict[str, Any] = {"format": image_format, "clip": {**clip, "scale": scale}}
+    if quality is not None:
+        params["quality"] = quality
+    params["captureBeyondViewport"] = beyond_viewport
+    reply = await conn.features.unless_blocked(conn.page.send("Page.captureScreenshot", params))
+    data = str(reply["data"])
+    if not data:  # what Chrome answers when it cannot encode the image: never pass it on as one
+        raise ExecutionError(f"Chrome answered an empty {image_format} image for a capture of {_size(clip)} CSS px.")
+    return data
+
+
+def _capturable(
+    clip: dict[str, float], ratio: float, image_format: ImageFormat
+) -> tuple[dict[str, float], ScreenshotCut | None]:
+    """The part of `clip` that one capture at full resolution can hold (from its top left), and
+    what cut it, if anything did: the format's largest side, then the largest CDP message."""
+    width, height = clip["width"], clip["height"]
+    cut: ScreenshotCut | None = None
+    side = SIDE_LIMIT_PX[image_format]
+    if side is not None and max(width, height) * ratio > side:
+        width, height = min(width, math.floor(side / ratio)), min(height, math.floor(side / ratio))
+        cut = ScreenshotCut(round(clip["width"]), round(clip["height"]), "format", side)
+    if width * height * ratio**2 > MAX_CAPTURE_PIXELS:
+        height = math.floor(MAX_CAPTURE_PIXELS / (width * ratio**2))
+        cut = ScreenshotCut(round(clip["width"]), round(clip["height"]), "message", MAX_MESSAGE_BYTES)
+    return {**clip, "width": width, "height": height}, cut
+
+
+def _pixels(length: float) -> int:
+    """Pixels of an image side, rounded as Chrome rounds a scaled clip (halves up)."""
+    return math.floor(length + 0.5)
+
+
+def _size(clip: dict[str, float]) -> str:
+    return f"{round(clip['width'])}×{round(clip['height'])}"
 
 
 async def set_viewport(

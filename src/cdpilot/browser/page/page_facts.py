@@ -70,15 +70,38 @@ class DialogInfo:
 
 
 @dataclass(frozen=True)
+class ImageLimits:
+    """How large an image answered inline may be: pixels on its longest side, base64 characters."""
+
+    max_side_px: int
+    max_chars: int
+
+
+@dataclass(frozen=True)
+class ScreenshotCut:
+    """A capture that could not cover its whole area: what the whole was, and what stopped it."""
+
+    full_width: int  # CSS pixels of the whole area
+    full_height: int
+    by: Literal["format", "message"]  # the largest side the format can encode, or the largest CDP message
+    limit: int  # pixels of that side, or bytes of that message
+
+
+@dataclass(frozen=True)
 class Screenshot:
     data_base64: str  # as Chrome sent it: handed on to the client without re-encoding
     format: ImageFormat
-    quality: int | None  # jpeg and webp only
+    quality: int | None  # jpeg and webp only: the quality it was encoded at
     width: int  # CSS pixels of the captured area
     height: int
     area: ScreenshotArea
     selector: str | None = None  # the element's selector, for an element
-    cut_at_px: int | None = None  # a full page taller than Chrome can capture was cut at this height
+    image_width: int | None = None  # pixels of the image: CSS size × device pixel ratio × scale
+    image_height: int | None = None
+    scale: float = 1.0  # of the full resolution: below 1 when shrunk to fit `fitted_to`
+    fitted_to: ImageLimits | None = None  # the inline limits it was shrunk (or its quality lowered) for
+    asked_quality: int | None = None  # the quality asked for, when a lower one was used to fit
+    cut: ScreenshotCut | None = None
 
     @property
     def mime_type(self) -> str:
@@ -108,14 +131,3 @@ class MediaEmulation:
     media: str | None
     color_scheme: str | None
     reduced_motion: str | None
-
-
-@dataclass(frozen=True)
-class EvaluatedValue:
-    """What an expression came to, as the page sent it back by value."""
-
-    type: str  # as the browser names it: number, string, object, undefined, function, …
-    json_value: object = None  # the page's own JSON view of the value, when `has_json`
-    has_json: bool = False  # null is a JSON value too, so `json_value` alone cannot say
-    unserializable: str | None = None  # what JSON cannot carry, in JS spelling: NaN, -0, Infinity, 12n
-    description: str | None = None  # the browser's words for a value it cannot send (a DOM node)
