@@ -143,9 +143,9 @@ class NetworkLog:
     async def attach(self, session: CdpSession) -> None:
         """Start collecting on a page session (called for every page made current).
 
-        ``Network.enable`` is sent here too, with the buffer sizes: the connection enables the
-        domain already (navigation needs it), and enabling again only sets how much of the
-        bodies Chrome keeps for this session, which is this log's business."""
+        ``Network.enable`` is sent here, with the buffer sizes (how much of the bodies Chrome
+        keeps for this session, this log's business); navigation's status codes need the
+        domain too, and get it from here."""
         self._requests.clear()
         self._by_cdp_id.clear()
         self._early.clear()

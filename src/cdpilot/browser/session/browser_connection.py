@@ -95,8 +95,7 @@ class BrowserConnection:
         await asyncio.gather(
             session.send("Page.enable"),
             session.send("Page.setLifecycleEventsEnabled", {"enabled": True}),
-            session.send("Network.enable"),
-            self.features.attach(self.cdp, session),
+            self.features.attach(self.cdp, session),  # with Network.enable, which navigation needs too
         )
         info = (await self.cdp.browser.send("Target.getTargetInfo", {"targetId": target_id}))["targetInfo"]
         previous, self._page = self._page, session
