@@ -213,6 +213,22 @@ def test_renamed_functions_and_variables_show_the_original_names_then_the_genera
         "  local total: items (t) = Array(1), subtotal (e) = 0",
         "  closure makeCart: addItem (i) = function i(t,e), n = 1",
         "  global: Window (not listed)",
-        "#1 run app.js:1:900 (r)",
-        "#2 main app.js:3:1",
+        "#1 run esbuild-minified/app.js:1:900 (r)",  # two app.js: each named by enough of its path
+        "#2 main static/app.js:3:1",
+    ]
+
+
+def test_two_scripts_of_one_name_are_told_apart_in_the_frames_and_the_async_frames() -> None:
+    a, b = "http://127.0.0.1:8000/lib/a/util.js", "http://127.0.0.1:8000/lib/b/util.js"
+    inner = Frame(0, "utilB", Location("2", b, 2, 11), None, "cf0", ())
+    outer = Frame(1, "utilA", Location("1", a, 3, 19), None, "cf1", ())
+    scheduled = AsyncSegment("setTimeout", (AsyncFrame("start", Location("1", a, 9, 3)),))
+    pause = Pause(7, "breakpoint bp1", None, (inner, outer), after_step=False, async_segments=(scheduled,))
+    stack = CallStack(pause, (FrameDetail(inner, "", ()), FrameDetail(outer, "", ())))
+    assert call_stack_lines(stack) == [
+        "Paused (breakpoint bp1); 2 frames (0 = top):",
+        "#0 utilB b/util.js:2:11",
+        "#1 utilA a/util.js:3:19",
+        "-- setTimeout --",
+        "  at start a/util.js:9:3",
     ]

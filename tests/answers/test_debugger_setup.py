@@ -44,9 +44,9 @@ CART = OriginalPlace("src/cart.ts", f"{SITE}/src/cart.ts", 20, 5)
 
 
 def test_a_resolved_breakpoint_says_where_it_bound() -> None:
-    assert breakpoint_set_lines(BY_URL, SCRIPTS) == [f"Breakpoint bp1 at {APP}:27, resolved at 27:16."]
+    assert breakpoint_set_lines(BY_URL, SCRIPTS) == [f"Breakpoint bp1 at {APP}:27, resolved in app.js:27:16."]
     assert breakpoint_set_lines(BY_REGEX, SCRIPTS) == [
-        r"Breakpoint bp3 at /app\.js$/:7 when i === 4, resolved at static/app.js:7:5."
+        r"Breakpoint bp3 at /app\.js$/:7 when i === 4, resolved in app.js:7:5."
     ]
 
 
@@ -62,7 +62,7 @@ def test_an_original_breakpoint_shows_the_original_place_and_the_generated_one()
         notes=("no code on line 19 of src/cart.ts; bound on line 20",),
     )
     assert breakpoint_set_lines(live, SCRIPTS) == [
-        "Breakpoint bp4 at cart.ts:19, resolved at src/cart.ts:20:5 (static/app.js:1:2345).",
+        "Breakpoint bp4 at cart.ts:19, resolved in src/cart.ts:20:5 (app.js:1:2345).",
         "Note: no code on line 19 of src/cart.ts; bound on line 20.",
     ]
 
@@ -72,8 +72,32 @@ def test_a_name_that_matches_several_scripts_says_so() -> None:
     a, b = Location("1", f"{SITE}/a/util.js", 3, 1), Location("2", f"{SITE}/b/util.js", 3, 1)
     live = Breakpoint(spec, ("cdp-5",), "suffix", (a, b), sources=(a.url, b.url))
     assert breakpoint_set_lines(live, SCRIPTS) == [
-        "Breakpoint bp5 at util.js:3, resolved at a/util.js:3:1, b/util.js:3:1.",
+        "Breakpoint bp5 at util.js:3, resolved in a/util.js:3:1 and b/util.js:3:1.",
         f"It matches 2 scripts, and is bound in each: {a.url}, {b.url}.",
+    ]
+
+
+def test_scripts_are_named_by_as_much_of_their_path_as_tells_them_apart() -> None:
+    spec = BreakpointSpec("bp5", None, r"util\.js$", 2, None, None)
+    deep = [f"{SITE}/static/a/util.js", f"{SITE}/static/b/util.js", f"{SITE}/util.js", f"{SITE}/static/a/app.js"]
+    places = tuple(Location(str(i), url, 2, 11) for i, url in enumerate(deep))
+    assert breakpoint_list_lines([Breakpoint(spec, ("cdp-5",), "regex", places)])[1] == (
+        r"- bp5 at /util\.js$/:2, resolved in a/util.js:2:11, b/util.js:2:11, util.js:2:11 and 1 more"
+    )
+    other_origin = (places[2], Location("9", "http://localhost:9000/util.js", 2, 11))
+    assert breakpoint_list_lines([Breakpoint(spec, ("cdp-5",), "regex", other_origin)])[1] == (
+        rf"- bp5 at /util\.js$/:2, resolved in {SITE}/util.js:2:11 and http://localhost:9000/util.js:2:11"
+    )
+
+
+def test_a_mapped_place_in_two_bundles_names_each_bundle_beside_the_original() -> None:
+    spec = BreakpointSpec("bp6", "cart.ts", None, 20, None, None)
+    main = replace(Location("1", f"{SITE}/main/app.js", 1, 340), original=CART)
+    worker = replace(Location("2", f"{SITE}/worker/app.js", 1, 90), original=CART)
+    live = Breakpoint(spec, ("cdp-6",), "original", (main, worker), sources=("src/cart.ts",))
+    assert breakpoint_set_lines(live, SCRIPTS) == [
+        "Breakpoint bp6 at cart.ts:20, resolved in src/cart.ts:20:5 (main/app.js:1:340) "
+        "and src/cart.ts:20:5 (worker/app.js:1:90)."
     ]
 
 
@@ -96,18 +120,20 @@ def test_an_unresolved_breakpoint_lists_the_scripts_the_page_has() -> None:
     assert breakpoint_set_lines(NOWHERE, [])[-1] == "No scripts with a URL are loaded yet."
 
 
-def test_a_breakpoint_bound_in_many_scripts_shows_three_places() -> None:
+def test_a_breakpoint_bound_in_many_places_shows_three_and_counts_the_rest() -> None:
     everywhere = Breakpoint(BY_REGEX.spec, ("cdp-3",), "regex", tuple(at(7, column) for column in range(1, 6)))
     assert breakpoint_list_lines([everywhere]) == [
         "1 breakpoint(s):",
-        r"- bp3 at /app\.js$/:7 when i === 4, resolved at static/app.js:7:1, static/app.js:7:2, static/app.js:7:3 (+2)",
+        r"- bp3 at /app\.js$/:7 when i === 4, resolved in app.js:7:1, app.js:7:2, app.js:7:3 and 2 more",
     ]
+    three = replace(everywhere, resolved=everywhere.resolved[:3])
+    assert breakpoint_list_lines([three])[1].endswith("resolved in app.js:7:1, app.js:7:2 and app.js:7:3")
 
 
 def test_the_list_of_breakpoints() -> None:
     assert breakpoint_list_lines([BY_URL, NOWHERE]) == [
         "2 breakpoint(s):",
-        f"- bp1 at {APP}:27, resolved at 27:16",
+        f"- bp1 at {APP}:27, resolved in app.js:27:16",
         f"- bp2 at {SITE}/nothing.js:3:4 when a > 1, not resolved yet",
     ]
     assert breakpoint_list_lines([]) == ["No breakpoints. Set one with {tool:debugger_set_breakpoint}."]
@@ -162,7 +188,7 @@ def test_skipping_pauses_and_pausing_on_exceptions() -> None:
 def test_a_logpoint_and_a_hit_count_say_what_they_do() -> None:
     spec = BreakpointSpec("bp7", APP, None, 9, None, None, log_message="total is {total}", hit_count=3)
     assert breakpoint_list_lines([Breakpoint(spec, ("cdp-7",), "url", (at(9, 3),))])[1] == (
-        f'- bp7 at {APP}:9 on hit 3 logs "total is {{total}}" (no pause), resolved at 9:3'
+        f'- bp7 at {APP}:9 on hit 3 logs "total is {{total}}" (no pause), resolved in app.js:9:3'
     )
 
 
@@ -177,7 +203,7 @@ def test_trigger_breakpoints_are_set_listed_and_removed_by_what_they_watch() -> 
     ]
     assert breakpoint_list_lines([BY_URL, timer]) == [
         "2 breakpoint(s):",
-        f"- bp1 at {APP}:27, resolved at 27:16",
+        f"- bp1 at {APP}:27, resolved in app.js:27:16",
         "- bp10 on event setTimeout",
     ]
     assert breakpoint_removed_line(dom.spec) == "Removed breakpoint bp9 on subtree modified of #list."

@@ -6,11 +6,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from cdpilot.answers.pause_bundle import (
+    evaluated_text,
     frame_label,
     pause_bundle_lines,
     pause_pending_line,
     paused_again_lines,
     ran_on_lines,
+    script_names,
 )
 from cdpilot.browser.debugger.debugger_facts import (
     AsyncFrame,
@@ -21,6 +23,7 @@ from cdpilot.browser.debugger.debugger_facts import (
     PauseSnapshot,
     Variable,
 )
+from cdpilot.browser.debugger.frame_expressions import FrameExpression
 from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
 
@@ -153,7 +156,7 @@ def test_the_console_since_the_last_action_follows_the_locals() -> None:
 
 def test_a_script_without_a_url_is_named_as_anonymous() -> None:
     evaluated = frame(1, "", "", 1, 1)
-    assert frame_label(evaluated) == "#1 (anonymous) (anonymous script):1:1"
+    assert frame_label(evaluated, script_names([""])) == "#1 (anonymous) (anonymous script):1:1"
     pause = Pause(6, "pause requested", None, (evaluated,), after_step=False)
     assert pause_bundle_lines(snapshot(pause, full=False, source="compute()"))[0] == (
         "Paused (pause requested) at (anonymous script):1:1"
@@ -162,7 +165,7 @@ def test_a_script_without_a_url_is_named_as_anonymous() -> None:
 
 def test_a_long_script_name_is_cut_in_the_frames_list() -> None:
     long_name = frame(0, "f", f"{SITE}/{'m' * 80}.js", 1, 2)
-    assert frame_label(long_name) == "#0 f " + "m" * 48 + "…[+35 chars]:1:2"
+    assert frame_label(long_name, script_names([long_name.location.url])) == "#0 f " + "m" * 48 + "…[+35 chars]:1:2"
 
 
 def test_a_resume_that_stops_again_says_so_and_a_step_that_stops_is_just_its_pause() -> None:
@@ -276,4 +279,49 @@ def test_a_pause_in_a_script_whose_map_failed_says_why_it_shows_generated_lines(
     assert pause_bundle_lines(failed)[2] == (
         "Its source map could not be used, so this is the generated script: source map http://x/app.js.map: "
         "could not be loaded (HTTP 404)"
+    )
+
+
+def test_a_stack_through_two_files_of_one_name_names_each_by_its_folder() -> None:
+    top = frame(0, "utilB", f"{SITE}/b/util.js", 2, 11)
+    caller = frame(1, "utilA", f"{SITE}/a/util.js", 3, 19)
+    alone = frame(2, "main", f"{SITE}/static/app.js", 5, 1)
+    pause = Pause(8, "breakpoint bp1", None, (top, caller, alone), after_step=False)
+    assert pause_bundle_lines(snapshot(pause, source="return 2;", variables=()))[2:] == [
+        "Stack (0 = top):",
+        "  #0 utilB b/util.js:2:11",
+        "  #1 utilA a/util.js:3:19",
+        "  #2 main app.js:5:1",
+    ]
+
+
+def test_script_names_are_the_shortest_path_ends_that_differ() -> None:
+    urls = [f"{SITE}/x/a/util.js", f"{SITE}/y/a/util.js", f"{SITE}/b/util.js", f"{SITE}/util.js", f"{SITE}/main.js"]
+    assert script_names(urls) == {
+        urls[0]: "x/a/util.js",
+        urls[1]: "y/a/util.js",
+        urls[2]: "b/util.js",
+        urls[3]: "util.js",
+        urls[4]: "main.js",
+    }
+    same_path = [f"{SITE}/app.js?v=1", f"{SITE}/app.js?v=2", f"{SITE}/debug/"]
+    assert script_names([*same_path, ""]) == {
+        same_path[0]: same_path[0],
+        same_path[1]: same_path[1],
+        same_path[2]: "debug",
+        "": "(anonymous script)",
+    }
+
+
+def test_an_evaluation_shows_the_bundle_names_it_ran_with() -> None:
+    plain = FrameExpression("count + 1", "count + 1")
+    assert evaluated_text(plain, "3") == "3"
+    renamed = FrameExpression("items", "t", (("items", "t"),))
+    assert evaluated_text(renamed, "[]") == "items (t in the bundle) = []"
+    both = FrameExpression("items.length + subtotal", "t.length + e", (("items", "t"), ("subtotal", "e")))
+    assert evaluated_text(both, "251") == "items.length + subtotal (t.length + e in the bundle) = 251"
+    long = FrameExpression("items.map((item) =>\n item.price)" + " + 1" * 30, "t.map((item) => item.price)")
+    assert evaluated_text(replace(long, renamed=(("items", "t"),)), "[250]") == (
+        "items.map((item) => item…[+104 chars]+ 1 + 1 + 1 + 1 + 1 + 1 (t.map((item) => item.price) in the bundle) "
+        "= [250]"
     )

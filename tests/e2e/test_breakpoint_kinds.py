@@ -1,6 +1,7 @@
 """The breakpoint kinds DevTools users expect, through the real server in both modes:
 logpoints, hit counts, functions by name, XHR/fetch, event listeners and timers, DOM changes,
-and a script name that matches two scripts."""
+and scripts of one file name in two folders: bound in both and named apart, in answers, in
+stacks, and after reloads and a closed iframe (only the scripts still loaded)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ import pytest
 
 from tests.e2e.harness import ModeClient
 from tests.support.bundle_site import BUNDLE_PAGES, ts_line
-from tests.support.debug_site import DEBUG_PAGES
+from tests.support.debug_site import DEBUG_PAGES, TWIN_PAGES
 from tests.support.site import SITE
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
-PAGES = {**SITE, **DEBUG_PAGES, **BUNDLE_PAGES}
+PAGES = {**SITE, **DEBUG_PAGES, **BUNDLE_PAGES, **TWIN_PAGES}
+TWIN_PLACES = ["a/util.js:2:17", "b/util.js:2:15"]  # where line 2 of each first breaks
 LOOP = ts_line("cart.ts", "cart-total-loop")
 
 
@@ -93,8 +95,50 @@ async def test_a_name_that_matches_two_scripts_binds_in_both_and_says_so(client:
     await client.ok("navigate", url=f"{site_url}/two-utils/")
     await client.ok("debugger_enable")
     text = await client.ok("debugger_set_breakpoint", url="util.js", line_number=2)
-    assert "a/util.js:2:" in text and "b/util.js:2:" in text, text
+    assert resolved_in(text) == ["a/util.js:2:3", "b/util.js:2:3"], text
     assert "It matches 2 scripts, and is bound in each:" in text, text
     paused = await client.ok("evaluate_js", expression="window.utilB()")
     assert "Paused (breakpoint bp1) at http://127.0.0.1:" in paused and "/b/util.js:2:" in paused, paused
+    await client.ok("debugger_disable")
+
+
+def resolved_in(text: str) -> list[str]:
+    """The places listed after "resolved in" on a breakpoint's line, sorted:
+    ``… resolved in b/util.js:2:15 and a/util.js:2:17.`` → ``["a/util.js:2:17", "b/util.js:2:15"]``."""
+    places = text.split("resolved in ", 1)[1].split("\n", 1)[0].removesuffix(".")
+    return sorted(places.replace(" and ", ", ").split(", "))
+
+
+async def test_a_regex_breakpoint_in_two_files_of_one_name_names_both(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/twins")
+    await client.ok("debugger_enable")
+    text = await client.ok("debugger_set_breakpoint", url_regex=r"/util\.js$", line_number=2)
+    assert text.startswith(r"Breakpoint bp1 at //util\.js$/:2, resolved in "), text
+    assert resolved_in(text) == TWIN_PLACES, text
+    await client.ok("debugger_disable")
+
+
+async def test_reloads_and_a_closed_frame_leave_only_the_live_places(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/twins/framed")
+    await client.ok("debugger_enable")
+    await client.ok("debugger_set_breakpoint", url_regex=r"/util\.js$", line_number=2)
+    for _ in range(3):
+        await client.ok("reload")
+    listed = await client.ok("debugger_list_breakpoints")
+    assert listed.endswith(" and 1 more"), listed  # the page's two scripts and the frame's: four places, no more
+    await client.ok("evaluate_js", expression="document.querySelector('iframe').remove()")
+    listed = await client.ok("debugger_list_breakpoints")
+    assert resolved_in(listed) == TWIN_PLACES, listed
+    await client.ok("debugger_disable")
+
+
+async def test_a_stack_through_both_files_of_one_name_labels_them_apart(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/twins")
+    await client.ok("debugger_enable")
+    text = await client.ok("debugger_set_breakpoint", url="b/util.js", line_number=2)
+    assert resolved_in(text) == ["util.js:2:15"], text  # one script bound: its file name is enough
+    paused = await client.ok("evaluate_js", expression="utilA()")
+    assert "/twins/b/util.js:2:15" in paused, paused
+    stack = await client.ok("debugger_get_call_stack")
+    assert "#0 utilB b/util.js:2:15" in stack and "#1 utilA a/util.js:2:17" in stack, stack
     await client.ok("debugger_disable")

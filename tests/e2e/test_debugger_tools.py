@@ -47,7 +47,7 @@ async def test_breakpoint_step_evaluate_resume_end_to_end(debug_page: ModeClient
     client = debug_page
     first = line_of("compute-first")
     text = await client.ok("debugger_set_breakpoint", url=app_js(site_url), line_number=first)
-    assert text.startswith(f"Breakpoint bp1 at {app_js(site_url)}:{first}, resolved at {first}:"), text
+    assert text.startswith(f"Breakpoint bp1 at {app_js(site_url)}:{first}, resolved in app.js:{first}:"), text
 
     text = await client.ok("click_element", selector="#compute", include_context=True)
     assert text.startswith('Clicked button#compute "compute".'), text

@@ -3,6 +3,10 @@
 `/debug` loads `/static/app.js` and has a button per scenario; every function writes what
 it did to ``#result`` (and some log to the console), so a test sees the page continue
 after a resume. Lines are found by their ``@marker`` comments (`line_of`), never hard-coded.
+
+`/twins` loads two scripts of one file name, ``/twins/a/util.js`` calling into
+``/twins/b/util.js``: what names a script must tell them apart. `/twins/framed` loads them
+and `/twins` in an iframe, so each loads twice, and the iframe's go when it does.
 """
 
 from __future__ import annotations
@@ -113,3 +117,16 @@ def line_of(marker: str) -> int:
         if line.rstrip().endswith(f"// @{marker}"):
             return number
     raise KeyError(marker)
+
+
+# Line 2 of each is the one to break on; a/util.js's calls b/util.js's, so one stack holds both.
+TWIN_A_JS = "function utilA() {\n  const fromB = utilB();\n  return fromB + 1;\n}\n"
+TWIN_B_JS = "function utilB() {\n  const two = 2;\n  return two;\n}\n"
+TWIN_SCRIPTS = '<script src="/twins/a/util.js"></script><script src="/twins/b/util.js"></script>'
+
+TWIN_PAGES: dict[str, PageSpec] = {
+    "/twins": (200, "text/html", html("Twins", TWIN_SCRIPTS)),
+    "/twins/framed": (200, "text/html", html("Twins framed", TWIN_SCRIPTS + '<iframe src="/twins"></iframe>')),
+    "/twins/a/util.js": (200, "text/javascript", TWIN_A_JS.encode()),
+    "/twins/b/util.js": (200, "text/javascript", TWIN_B_JS.encode()),
+}

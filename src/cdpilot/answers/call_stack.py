@@ -2,7 +2,8 @@
 and the variables of each scope, innermost first. Global and script scopes hold the whole
 page, so they are named and summarised, never listed. In code a source map covers, functions
 and variables go by their original names, the generated ones beside them (what the browser
-runs, and what an expression evaluated in a frame must use).
+runs). Scripts go by as much of their path as tells them apart (`script_names`): two util.js
+in one stack show as a/util.js and b/util.js.
 
 After them, what led there across async boundaries, as DevTools shows it: ``-- await --``,
 ``-- setTimeout --``, … each with the frames that scheduled the work. Those frames ran long
@@ -12,12 +13,15 @@ pause, are shown with a few frames each; the rest are counted.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from cdpilot.answers.pause_bundle import (
     boundary_label,
     frame_label,
     more_async,
     place_label,
     shown_line,
+    stack_script_names,
     variable_text,
 )
 from cdpilot.browser.debugger.debugger_facts import CallStack, Frame, Pause, ScopeVariables
@@ -30,16 +34,17 @@ ASYNC_FRAMES = 5  # per segment
 
 def call_stack_lines(stack: CallStack) -> list[str]:
     total = len(stack.pause.frames)
+    names = stack_script_names(stack.pause)
     lines = [f"Paused ({stack.pause.reason}); {total} frames (0 = top):"]
     for detail in stack.frames:
         where = detail.frame.location
-        lines.append(frame_label(detail.frame) + generated_side(detail.frame))
+        lines.append(frame_label(detail.frame, names) + generated_side(detail.frame))
         if detail.source_line:
             lines.append(f"  {shown_line(where)} | {clip(one_line(detail.source_line), SOURCE_LINE_CHARS)}")
         lines += [scope_line(scope) for scope in detail.scopes]
     if total > len(stack.frames):
         lines.append(f"…{total - len(stack.frames)} more frames: raise max_frames.")
-    return lines + async_stack_lines(stack.pause)
+    return lines + async_stack_lines(stack.pause, names)
 
 
 def generated_side(frame: Frame) -> str:
@@ -53,12 +58,13 @@ def generated_side(frame: Frame) -> str:
     return f" ({shown})" if shown else ""
 
 
-def async_stack_lines(pause: Pause) -> list[str]:
+def async_stack_lines(pause: Pause, names: Mapping[str, str]) -> list[str]:
     """``-- await --`` then ``  at onPrice src/main.ts:22:17`` per frame, newest boundary first."""
     lines = []
     for segment in pause.async_segments[:ASYNC_SEGMENTS]:
         lines.append(boundary_label(segment))
-        lines += [f"  at {frame.name} {place_label(frame.location)}" for frame in segment.frames[:ASYNC_FRAMES]]
+        shown = segment.frames[:ASYNC_FRAMES]
+        lines += [f"  at {frame.name} {place_label(frame.location, names)}" for frame in shown]
         if len(segment.frames) > ASYNC_FRAMES:
             lines.append(f"  …{len(segment.frames) - ASYNC_FRAMES} more frames")
     hidden = max(0, len(pause.async_segments) - ASYNC_SEGMENTS)

@@ -1,15 +1,17 @@
 """What the debugger's setup tools answer: turning it on and off, its pause settings, and
 breakpoints set, listed and removed.
 
-A breakpoint says where it was asked for and where the browser bound it; one that matches no
-loaded script yet says so and lists the scripts the page has, so a wrong URL is seen at once.
+A breakpoint says where it was asked for and where the browser bound it, in which script: two
+scripts of one name (a/util.js, b/util.js) are told apart. One that matches no loaded script
+yet says so and lists the scripts the page has, so a wrong URL is seen at once.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from cdpilot.answers.pause_bundle import script_names
 from cdpilot.browser.debugger.debugger_facts import (
     Breakpoint,
     BreakpointSpec,
@@ -18,7 +20,6 @@ from cdpilot.browser.debugger.debugger_facts import (
     Location,
     Trigger,
     TriggerSpec,
-    short_script_name,
 )
 from cdpilot.browser.debugger.source_facts import FunctionPlace
 from cdpilot.text import clip, one_line
@@ -110,7 +111,7 @@ def function_breakpoint_lines(place: FunctionPlace, breakpoint_: Breakpoint, scr
 
 
 def breakpoint_text(breakpoint_: Breakpoint) -> str:
-    """``bp1 at app.js:12 when x > 1, resolved at 12:5``: asked for, then bound."""
+    """``bp1 at app.js:12 when x > 1, resolved in app.js:12:5``: asked for, then bound."""
     spec = breakpoint_.spec
     text = f"{spec.id} at {spec.where}"
     if spec.condition is not None:
@@ -122,19 +123,23 @@ def breakpoint_text(breakpoint_: Breakpoint) -> str:
     resolved = breakpoint_.resolved
     if not resolved:
         return text + ", not resolved yet"
-    places = ", ".join(_place(breakpoint_, r) for r in resolved[:MAX_RESOLVED_LISTED])
-    more = f" (+{len(resolved) - MAX_RESOLVED_LISTED})" if len(resolved) > MAX_RESOLVED_LISTED else ""
-    return text + f", resolved at {places}{more}"
+    return text + ", resolved in " + resolved_places(resolved)
 
 
-def _place(breakpoint_: Breakpoint, where: Location) -> str:
-    """Line and column under a full URL (the script is named already); else the script, or
-    the original place with the script's one beside it."""
-    if breakpoint_.kind == "url":
-        return f"{where.line}:{where.column}"
-    if where.original is not None:
-        return where.label
-    return f"{short_script_name(where.url)}:{where.line}:{where.column}"
+def resolved_places(resolved: Sequence[Location]) -> str:
+    """``a/util.js:2:11 and b/util.js:2:11``: each place in its script, named by the end of
+    its path that tells it from the others (`script_names`); a mapped place by its original
+    file, the script's place beside it. Past a few, the rest are counted."""
+    names = script_names(where.url for where in resolved)
+    places = [_place(where, names) for where in resolved[:MAX_RESOLVED_LISTED]]
+    if len(resolved) > MAX_RESOLVED_LISTED:
+        return ", ".join(places) + f" and {len(resolved) - MAX_RESOLVED_LISTED} more"
+    return places[0] if len(places) == 1 else ", ".join(places[:-1]) + " and " + places[-1]
+
+
+def _place(where: Location, names: Mapping[str, str]) -> str:
+    generated = f"{clip(one_line(names[where.url]), URL_CHARS, keep='ends')}:{where.line}:{where.column}"
+    return f"{where.original.label} ({generated})" if where.original is not None else generated
 
 
 def _names(names: Sequence[str]) -> str:

@@ -5,12 +5,16 @@ A bundle leads with the reason and the location (url:line:column) with its sourc
 then, in full, the top frames (and the newest async boundary behind them), the top frame's
 variables (those a step changed marked ``[CHANGED]``) and the console output since the last
 action. The short form points at the call stack instead. Everything is previewed compactly,
-so a bundle stays near 1,000 characters.
+so a bundle stays near 1,000 characters. A frame's script goes by as much of its path as tells
+it from the other scripts of the stack (`script_names`).
+
+An expression evaluated in a paused frame answers with its value, and, when its original names
+were replaced by the bundle's, with what ran (`evaluated_text`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from cdpilot.answers.console_log import console_bundle_lines
 from cdpilot.browser.debugger.debugger_facts import (
@@ -21,13 +25,16 @@ from cdpilot.browser.debugger.debugger_facts import (
     PauseSnapshot,
     RunCommand,
     Variable,
+    short_script_name,
 )
+from cdpilot.browser.debugger.frame_expressions import FrameExpression
 from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.text import clip, one_line, plural
 
 BUNDLE_FRAMES = 5
 EXCEPTION_CHARS = 160
 SCRIPT_NAME_CHARS = 60
+EXPRESSION_CHARS = 60  # each of the two forms of an evaluated expression
 CONSOLE_TITLE = "Console since the last action"
 RUN_VERBS: dict[RunCommand, str] = {
     "resume": "Resumed",
@@ -53,39 +60,68 @@ def pause_bundle_lines(snapshot: PauseSnapshot) -> list[str]:
     if not snapshot.full:
         lines.append("Frames and variables: {tool:debugger_get_call_stack}.")
         return lines
+    names = stack_script_names(pause)
     lines.append("Stack (0 = top):")
-    lines += [f"  {frame_label(frame)}" for frame in pause.frames[:BUNDLE_FRAMES]]
+    lines += [f"  {frame_label(frame, names)}" for frame in pause.frames[:BUNDLE_FRAMES]]
     if len(pause.frames) > BUNDLE_FRAMES:
         lines.append(f"  …{len(pause.frames) - BUNDLE_FRAMES} more: {{tool:debugger_get_call_stack}}")
-    lines += async_hint_lines(pause)
+    lines += async_hint_lines(pause, names)
     if snapshot.locals:
         lines.append("Locals (#0): " + ", ".join(variable_text(v) for v in snapshot.locals))
     return lines + console_bundle_lines(list(snapshot.console), CONSOLE_TITLE)
 
 
-def frame_label(frame: Frame) -> str:
-    """``#1 compute app.js:28:19``: the frames list names the script by its last path segment,
-    or the original source by its project path and the function by its original name
-    (``#1 total src/cart.ts:20:5`` for a minified ``s``)."""
-    return f"#{frame.index} {frame.original_name or frame.name} {place_label(frame.location)}"
+def frame_label(frame: Frame, names: Mapping[str, str]) -> str:
+    """``#1 compute app.js:28:19``: the frames list names the script as `script_names` does
+    across the stack, or the original source by its project path and the function by its
+    original name (``#1 total src/cart.ts:20:5`` for a minified ``s``)."""
+    return f"#{frame.index} {frame.original_name or frame.name} {place_label(frame.location, names)}"
 
 
-def place_label(where: Location) -> str:
-    """A frame's place in a list of frames: ``app.js:28:19``, or ``src/cart.ts:20:5`` when mapped."""
+def place_label(where: Location, names: Mapping[str, str]) -> str:
+    """A frame's place in a list of frames: ``app.js:28:19``, ``a/util.js:3:19`` beside
+    another util.js, or ``src/cart.ts:20:5`` when mapped."""
     if where.original is not None:
         return clip(one_line(where.original.label), SCRIPT_NAME_CHARS)
-    script = where.url.rsplit("/", 1)[-1] or where.url or "(anonymous script)"
+    script = names.get(where.url) or script_names([where.url])[where.url]
     return f"{clip(one_line(script), SCRIPT_NAME_CHARS)}:{where.line}:{where.column}"
 
 
-def async_hint_lines(pause: Pause) -> list[str]:
+def stack_script_names(pause: Pause) -> dict[str, str]:
+    """`script_names` of the scripts a pause's frames and async frames are shown by (those
+    no map covers)."""
+    places = [frame.location for frame in pause.frames]
+    places += [frame.location for segment in pause.async_segments for frame in segment.frames]
+    return script_names([where.url for where in places if where.original is None])
+
+
+def script_names(urls: Iterable[str]) -> dict[str, str]:
+    """Each script URL → the shortest end of its path that tells it apart from the others:
+    ``util.js`` alone, ``a/util.js`` and ``b/util.js`` together. Scripts at one path (another
+    origin, another query) go by their whole URL; a script without one is anonymous."""
+    distinct = list(dict.fromkeys(urls))
+    paths = {url: tuple(short_script_name(url).rstrip("/").split("/")) for url in distinct}
+    names: dict[str, str] = {}
+    for url, path in paths.items():
+        others = [other for other_url, other in paths.items() if other_url != url]
+        if not url:
+            names[url] = "(anonymous script)"
+        elif path in others:
+            names[url] = url
+        else:  # the whole path at most, which is shorter than any other path that ends with it
+            ends = (n for n in range(1, len(path)) if all(other[-n:] != path[-n:] for other in others))
+            names[url] = "/".join(path[-next(ends, len(path)) :])
+    return names
+
+
+def async_hint_lines(pause: Pause, names: Mapping[str, str]) -> list[str]:
     """The newest async boundary and the frame behind it, on one line, when the pause has any
     (``  -- await -- onPrice src/main.ts:22:17``); the call stack shows the rest."""
     if not pause.async_segments:
         return []
     segment = pause.async_segments[0]
     frame = segment.frames[0]
-    line = f"  {boundary_label(segment)} {frame.name} {place_label(frame.location)}"
+    line = f"  {boundary_label(segment)} {frame.name} {place_label(frame.location, names)}"
     hidden = sum(len(s.frames) for s in pause.async_segments) - 1
     if hidden or pause.async_cut:
         line += f" {more_async(hidden, pause.async_cut, 'frame')}: {{tool:debugger_get_call_stack}}"
@@ -112,9 +148,20 @@ def shown_line(where: Location) -> int:
 
 def variable_text(variable: Variable) -> str:
     """``count = 2``; ``subtotal (e) = 0`` where a map renames it: the original name, then
-    the generated one, which is what an expression evaluated in the frame must use."""
+    the generated one, which is what the code runs with."""
     name = f"{variable.original_name} ({variable.name})" if variable.original_name else variable.name
     return f"{name} = {variable.value}" + (" [CHANGED]" if variable.changed else "")
+
+
+def evaluated_text(expression: FrameExpression, answer: str) -> str:
+    """What an expression evaluated in a paused frame answers: the value's answer alone, or,
+    when its original names were replaced by the bundle's, ``items (t in the bundle) = []``,
+    so the agent sees what ran."""
+    if not expression.renamed:
+        return answer
+    written = clip(one_line(expression.written), EXPRESSION_CHARS, keep="ends")
+    evaluated = clip(one_line(expression.evaluated), EXPRESSION_CHARS, keep="ends")
+    return f"{written} ({evaluated} in the bundle) = {answer}"
 
 
 def paused_again_lines(

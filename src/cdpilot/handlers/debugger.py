@@ -44,10 +44,17 @@ from cdpilot.answers.debugger_setup import (
     skip_pauses_line,
     trigger_set_lines,
 )
-from cdpilot.answers.pause_bundle import pause_bundle_lines, pause_pending_line, paused_again_lines, ran_on_lines
+from cdpilot.answers.pause_bundle import (
+    evaluated_text,
+    pause_bundle_lines,
+    pause_pending_line,
+    paused_again_lines,
+    ran_on_lines,
+)
 from cdpilot.answers.sources import scripts_answer, search_answer, source_lines_answer
 from cdpilot.browser.debugger.breakpoint_requests import check_script_choice
 from cdpilot.browser.debugger.debugger_facts import RunCommand, RunOutcome, StepKind
+from cdpilot.browser.debugger.frame_expressions import in_frame
 from cdpilot.browser.debugger.pause_snapshot import take_call_stack, take_pause_snapshot
 from cdpilot.browser.debugger.source_files import search_pattern
 from cdpilot.browser.page.evaluation import evaluate_on_frame
@@ -173,8 +180,10 @@ async def debugger_evaluate_on_call_frame(args: DebuggerEvaluateOnCallFrameArgs,
     limits = read_limits(args.save_to)
     conn = await browser(ctx, args.connection_id)
     frame = conn.features.debugger.frame(args.call_frame_id)
-    value = await evaluate_on_frame(conn, frame, args.expression, timeout_ms=args.timeout_ms, limits=limits)
-    return await value_result(value, args.save_to, ctx)
+    expression = await in_frame(conn.features.debugger, frame, args.expression)
+    value = await evaluate_on_frame(conn, frame, expression.evaluated, timeout_ms=args.timeout_ms, limits=limits)
+    answer = await value_result(value, args.save_to, ctx)
+    return ToolResult(evaluated_text(expression, answer.text))
 
 
 async def debugger_set_pause_on_exceptions(args: DebuggerSetPauseOnExceptionsArgs, ctx: ToolContext) -> ToolResult:

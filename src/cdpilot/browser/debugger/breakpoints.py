@@ -61,7 +61,7 @@ class LiveBreakpoints:
         self._instrumentation_id = None
 
     def listed(self) -> list[Breakpoint]:
-        return list(self._live.values())
+        return [self._pruned(our_id) for our_id in list(self._live)]
 
     def ids_hit(self, cdp_ids: list[str]) -> list[str]:
         """Our ids of the browser's breakpoints a pause names as hit."""
@@ -71,6 +71,15 @@ class LiveBreakpoints:
         """The page's scripts are gone: their places bind again as the new scripts load."""
         for our_id, live in self._live.items():
             self._live[our_id] = replace(live, resolved=())
+
+    def _pruned(self, our_id: str) -> Breakpoint:
+        """The breakpoint without the places of scripts that are gone (a reload, a closed
+        frame): the browser binds it again, by URL, in the scripts that replace them."""
+        live = self._live[our_id]
+        kept = tuple(where for where in live.resolved if self._scripts.alive(where.script_id))
+        if kept != live.resolved:
+            live = self._live[our_id] = replace(live, resolved=kept)
+        return live
 
     async def add(
         self,
@@ -252,12 +261,15 @@ class LiveBreakpoints:
         for our_id, live in list(self._live.items()):
             if cdp_id in live.cdp_ids:
                 where = self._scripts.location(event.params["location"])
-                if where not in live.resolved:
-                    self._live[our_id] = replace(live, resolved=(*live.resolved, where))
+                kept = self._pruned(our_id)
+                if where not in kept.resolved:
+                    self._live[our_id] = replace(kept, resolved=(*kept.resolved, where))
 
     async def described(self, live: Breakpoint) -> Breakpoint:
-        """`live` with its places in original coordinates, for an answer."""
-        resolved = [await self._maps.original(location) for location in live.resolved]
+        """`live` with its places in original coordinates, for an answer (only those of
+        scripts still loaded)."""
+        alive = [location for location in live.resolved if self._scripts.alive(location.script_id)]
+        resolved = [await self._maps.original(location) for location in alive]
         return replace(live, resolved=tuple(resolved))
 
     async def _update_instrumentation(self) -> None:

@@ -19,12 +19,10 @@ from cdpilot.browser.debugger.debugger_facts import Frame, Pause, Scope, ScopeVa
 from cdpilot.browser.debugger.original_names import OriginalNames
 from cdpilot.browser.remote_values import preview_value
 from cdpilot.cdp import CdpSession
-from cdpilot.errors import CdpTimeoutError, ExecutionError
 
 MAX_REMEMBERED_FRAMES = 16  # frames whose variables are kept to mark what a step changed
 LOCALS_SCOPES = ("block", "local", "catch", "with")  # innermost scopes: the frame's own variables
 VARIABLE_PREVIEW_CHARS = 80
-EVALUATED_PREVIEW_CHARS = 1000
 
 FrameKey = tuple[str, int, int, int]  # function start (script, line, column), stack depth
 
@@ -62,25 +60,6 @@ class FrameVariables:
         if before is None:
             return found
         return tuple(replace(v, changed=before.get(v.name) != v.value) for v in found)
-
-    async def evaluate(self, frame: Frame, expression: str, timeout_ms: int) -> str:
-        """A compact preview of `expression` evaluated in the frame's scope."""
-        params = {"callFrameId": frame.call_frame_id, "expression": expression, "generatePreview": True}
-        try:
-            reply = await self._require_session().send(
-                "Debugger.evaluateOnCallFrame", {**params, "timeout": timeout_ms}, timeout_s=timeout_ms / 1000 + 1
-            )
-        except CdpTimeoutError as exc:
-            raise CdpTimeoutError(f"The expression did not finish within {timeout_ms} ms.") from exc
-        details = reply.get("exceptionDetails")
-        if details is not None:
-            exception = details.get("exception") or {}
-            text = str(exception.get("description") or details.get("text") or "unknown error").splitlines()[0]
-            raise ExecutionError(
-                f"The expression threw: {text}",
-                suggestion="Fix the expression; it sees the frame's variables as they are now.",
-            )
-        return preview_value(reply["result"], max_chars=EVALUATED_PREVIEW_CHARS)
 
     async def _frame_locals(self, frame: Frame, limit: int) -> tuple[Variable, ...]:
         found: list[Variable] = []

@@ -62,7 +62,7 @@ class MappedScripts:
         self._loading: dict[str, asyncio.Future[SourceMap]] = {}
         self._locations: dict[str, SourceMapLocation | None] = {}  # script id → its map's place
         self._said: set[str] = set()  # failures an answer has reported already
-        self._fetched: dict[str, list[str] | None] = {}  # original sources fetched by URL, oldest first
+        self._fetched: dict[str, str | None] = {}  # original sources fetched by URL, oldest first
 
     def attach(self, session: CdpSession) -> None:
         self._session = session
@@ -256,16 +256,23 @@ class MappedScripts:
         """The text of the original line `location` came from: from the map's sourcesContent,
         else the original file fetched by its URL; None when neither has it."""
         place = location.original
-        if place is None:
+        text = await self.original_text(location)
+        if place is None or text is None:
             return None
-        source_map = await self.map_for(location.script_id)
-        entry = _entry(source_map, place.url) if source_map is not None else None
+        lines = split_lines(text)
+        return lines[place.line - 1] if 0 < place.line <= len(lines) else None
+
+    async def original_text(self, location: Location) -> str | None:
+        """The whole original source `location` came from: the map's sourcesContent, else the
+        file fetched by its URL; None when neither has it."""
+        place = location.original
+        source_map = await self.map_for(location.script_id) if place is not None else None
+        entry = _entry(source_map, place.url) if source_map is not None and place is not None else None
         if entry is None:
             return None
-        lines = split_lines(entry.content) if entry.content is not None else await self._fetched_source(entry.url)
-        return lines[place.line - 1] if lines and 0 < place.line <= len(lines) else None
+        return entry.content if entry.content is not None else await self._fetched_source(entry.url)
 
-    async def _fetched_source(self, url: str) -> list[str] | None:
+    async def _fetched_source(self, url: str) -> str | None:
         """An original source the map names without its text, fetched once by its URL (the
         dev servers of Vite and webpack serve them); None when it cannot be."""
         if url not in self._fetched:
@@ -275,7 +282,7 @@ class MappedScripts:
                 text = await self._fetch(url) if url.startswith(("http://", "https://")) else None
             except SourceMapError:
                 text = None
-            self._fetched[url] = split_lines(text) if text is not None else None
+            self._fetched[url] = text
         return self._fetched[url]
 
     def _require_session(self) -> CdpSession:

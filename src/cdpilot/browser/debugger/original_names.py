@@ -7,8 +7,16 @@ Both come from the map's ``names``, read at generated identifiers, as DevTools r
 function's at its generated name just before its parameters (`function_name`), a scope's at
 every named identifier in the generated code the scope spans (`identifier_renames`), where
 an identifier that stands for two different names is left as it is. The generated names are
-kept beside them, since the code runs with those: an expression evaluated in a frame must
-use them. Scripts without a map, and anonymous functions, keep their names.
+kept beside them, since the code runs with those. Scripts without a map, and anonymous
+functions, keep their names.
+
+The other way round, an original name in an expression evaluated in a frame becomes the
+generated name that stands for it there (`generated_names`): the first scope of the chain,
+innermost first, holding a variable the map names so in the paused file, or one that kept
+the name. A name with nothing left by it is refused, never looked up further out: when the
+paused function declared it (the variable further out is another one), when the paused file
+declares it anywhere (out of scope here, or removed), or when only the window's named access
+would answer it (``total`` → the element with id "total").
 """
 
 from __future__ import annotations
@@ -17,13 +25,18 @@ from collections import OrderedDict
 from dataclasses import replace
 
 from cdpilot.browser.debugger.debugger_facts import Frame, Location, Pause, Scope
+from cdpilot.browser.debugger.frame_expressions import OriginalDeclarations, offset_of, original_declarations
 from cdpilot.browser.debugger.mapped_scripts import MappedScripts
 from cdpilot.browser.debugger.script_sources import ScriptSources
-from cdpilot.browser.sourcemaps.source_map import function_name, identifier_renames
+from cdpilot.browser.own_scripts import own_function, page_script
+from cdpilot.browser.sourcemaps.source_map import SourceMap, function_name, identifier_renames
 from cdpilot.cdp import CdpSession
+from cdpilot.errors import ArgumentError, FieldProblem, StateError
 
 MAX_CACHED_SCOPES = 64  # a scope's renames are kept: a module's closure spans the whole bundle
 FUNCTION_SCOPES = ("local", "closure")  # a function's own scope: it starts at the function's parameters
+OWN_SCOPES = ("block", "local", "catch", "with")  # the paused function's: any other scope is further out
+VARIABLES_HINT = "{tool:debugger_get_call_stack} lists the frame's variables under both names."
 
 ScopeKey = tuple[str, int, int, int, int]  # script, start line and column, end line and column
 
@@ -36,8 +49,10 @@ class OriginalNames:
         self._maps = maps
         self._renames: OrderedDict[ScopeKey, dict[str, str]] = OrderedDict()
         self._last: tuple[Pause, Pause] | None = None  # a pause as reported, and as annotated
+        self._session: CdpSession | None = None
 
-    def attach(self, _: CdpSession) -> None:
+    def attach(self, session: CdpSession) -> None:
+        self._session = session
         self.clear()
 
     def clear(self) -> None:
@@ -80,6 +95,26 @@ class OriginalNames:
             self._renames.popitem(last=False)
         return renames
 
+    async def generated_names(self, frame: Frame, names: list[str], bound: frozenset[str]) -> dict[str, str]:
+        """Original name → the generated name that stands for it in `frame` (annotated, paused
+        where a map covers it), for each of `names` (see the module docstring); `bound` are
+        the names the expression binds itself, which no generated name may clash with."""
+        place = frame.location.original
+        source_map = await self._maps.map_for(frame.location.script_id)
+        if place is None or source_map is None:
+            return {name: name for name in names}
+        assert self._session is not None, "a connection attaches its page before handing it out"
+        lookup = _FrameLookup(frame, source_map, self, self._session)
+        found = {name: await lookup.generated(name) for name in names}
+        for name, generated in found.items():
+            if generated != name and generated in bound:
+                raise ArgumentError(
+                    f"The expression binds {generated}, the bundle's name for {name} here, so the two would clash.",
+                    problems=[FieldProblem("expression", f"no name of its own called {generated}", generated)],
+                    suggestion="Rename that parameter or variable of the expression.",
+                )
+        return found
+
     async def _named(self, frame: Frame) -> Frame:
         start = frame.function_location
         name = await self._function_name(frame.function_name, start) if start is not None else None
@@ -104,3 +139,141 @@ class OriginalNames:
             return None
         lines = await self._scripts.lines_of(start.script_id)
         return function_name(source_map, lines, generated, self._scripts.position(start))
+
+
+class _FrameLookup:
+    """One frame's scopes, read once, for the generated names of an expression's original names."""
+
+    def __init__(self, frame: Frame, source_map: SourceMap, names: OriginalNames, session: CdpSession) -> None:
+        assert frame.location.original is not None
+        self._names = names
+        self._scripts = names._scripts
+        self._maps = names._maps
+        self._session = session
+        self._frame = frame
+        self._place = frame.location.original
+        self._map = source_map
+        self._variables: dict[str, set[str]] = {}  # scope object id → its variables' names
+        self._declarations: OriginalDeclarations | None = None
+
+    async def generated(self, name: str) -> str:
+        for scope in self._frame.scopes:
+            found = None if scope.is_global else await self._in_scope(scope, name)
+            if found is None:
+                continue
+            if scope.kind not in OWN_SCOPES and name in ((await self._declared()).in_function or ()):
+                function = self._frame.original_name or self._frame.name
+                raise StateError(
+                    f"{name} is declared in {function} ({self._place.source}), but the bundle kept no variable for "
+                    f"it at this pause: it was inlined or removed (the {found} further out is another {name}).",
+                    suggestion=f"Evaluate what it was computed from, or step to where it is used. {VARIABLES_HINT}",
+                )
+            return found
+        return await self._unbound(name)
+
+    async def _in_scope(self, scope: Scope, name: str) -> str | None:
+        """The variable of `scope` that stands for `name` in the paused file, if any."""
+        variables = await self._variables_of(scope)
+        renames = await self._names.renames(scope)
+        named = [generated for generated in variables if renames.get(generated) == name]
+        if named:
+            here = [generated for generated in named if generated in await self._standing_for(scope, name)]
+            if len(here) > 1:
+                raise StateError(
+                    f"{name} stands for {len(here)} variables here in the bundle ({', '.join(here)}).",
+                    suggestion=f"Evaluate the one you mean by its generated name. {VARIABLES_HINT}",
+                )
+            if here:
+                return here[0]
+        return name if name in variables and renames.get(name, name) == name else None
+
+    async def _unbound(self, name: str) -> str:
+        """A name no scope of the frame holds under that original name: one of the bundle's
+        own names (as the answers show them beside the original ones), else the page's global,
+        unless the paused file declares it or only the window's named access would answer it."""
+        stands_for = await self._generated_variable(name)
+        if name in (await self._declared()).in_file:
+            also = f" The bundle's own {name} here is {stands_for}." if stands_for else ""
+            raise StateError(
+                f"{name} has no variable at this pause in the bundle: it is out of scope here, or the "
+                f"bundler inlined or removed it ({self._place.source} declares a {name}).{also}",
+                suggestion=f"Evaluate what it was computed from, or write globalThis.{name} for a global. "
+                + VARIABLES_HINT,
+            )
+        if stands_for:
+            return name
+        script = next((s for s in self._frame.scopes if s.kind == "script"), None)
+        if script is not None and name in await self._variables_of(script):
+            return name
+        if await self._named_access_only(name):
+            raise StateError(
+                f"{name} is not a variable at this pause; in the page it would only reach the element "
+                f'with id "{name}" (the window\'s named access to elements).',
+                suggestion=f'For the element, write document.getElementById("{name}"). {VARIABLES_HINT}',
+            )
+        return name
+
+    async def _generated_variable(self, name: str) -> str | None:
+        """The original name a variable the bundle calls `name` stands for, innermost first."""
+        for scope in self._frame.scopes:
+            if not scope.is_global and name in await self._variables_of(scope):
+                return (await self._names.renames(scope)).get(name, name)
+        return None
+
+    async def _variables_of(self, scope: Scope) -> set[str]:
+        if scope.object_id is None:
+            return set()
+        if scope.object_id not in self._variables:
+            reply = await self._session.send(
+                "Runtime.getProperties", {"objectId": scope.object_id, "ownProperties": True}
+            )
+            self._variables[scope.object_id] = {str(prop["name"]) for prop in reply.get("result", [])}
+        return self._variables[scope.object_id]
+
+    async def _standing_for(self, scope: Scope, name: str) -> set[str]:
+        """The generated identifiers in `scope`'s code that the map names `name` in the paused file."""
+        start, end = scope.start, scope.end
+        if start is None or end is None:
+            return set()
+        scripts = self._scripts
+        positions = [
+            position
+            for position in self._map.named_positions(scripts.position(start), scripts.position(end))
+            if position.name == name and self._in_paused_file(position.line, position.column)
+        ]
+        return set(identifier_renames("\n".join(await scripts.lines_of(start.script_id)), positions))
+
+    def _in_paused_file(self, line: int, column: int) -> bool:
+        found = self._map.original_position(line, column)
+        return found is not None and found.source.url == self._place.url
+
+    async def _declared(self) -> OriginalDeclarations:
+        """What the paused file declares, read once; nothing when its text cannot be had."""
+        if self._declarations is None:
+            text = await self._maps.original_text(self._frame.location)
+            if text is None:
+                self._declarations = OriginalDeclarations(frozenset(), None)
+            else:
+                start = self._frame.function_location
+                begins = start.original if start is not None else None
+                at = offset_of(text, begins.line, begins.column) if begins and begins.url == self._place.url else None
+                pause = offset_of(text, self._place.line, self._place.column)
+                self._declarations = original_declarations(text, at, pause)
+        return self._declarations
+
+    async def _named_access_only(self, name: str) -> bool:
+        """Whether the window answers `name` only with an element of that id (or name)."""
+        window = next((s for s in self._frame.scopes if s.kind == "global" and s.object_id), None)
+        if window is None:
+            return False
+        reply = await self._session.send(
+            "Runtime.callFunctionOn",
+            {
+                "objectId": window.object_id,
+                "functionDeclaration": own_function(page_script("named_access")),
+                "arguments": [{"value": [name]}],
+                "returnByValue": True,
+                "silent": True,
+            },
+        )
+        return name in (reply.get("result", {}).get("value") or [])

@@ -287,10 +287,6 @@ class PageDebugger:
             suggestion="Use a frame index (0 = top) or an id from {tool:debugger_get_call_stack}.",
         )
 
-    async def evaluate_on_frame(self, reference: int | str, expression: str, timeout_ms: int) -> str:
-        """A compact preview of `expression` evaluated in the frame's scope."""
-        return await self.variables.evaluate(self.frame(reference), expression, timeout_ms)
-
     def _require_session(self) -> CdpSession:
         assert self._session is not None, "a connection attaches its page before handing it out"
         return self._session

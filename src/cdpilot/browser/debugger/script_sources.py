@@ -4,6 +4,11 @@ CDP's places, call frames and async stacks into `Location`, `Frame` and `AsyncSe
 A location in CDP names its script by id only; the URL comes from the script's
 ``Debugger.scriptParsed``. Inline scripts are positioned in their HTML document, so a source
 line is read from the script's text shifted by the ``startLine`` that event reported.
+
+Only the scripts of live documents are known: a script is forgotten with its execution
+context, when the browser destroys it (a closed or navigated frame), when a new document's
+first script arrives in the same frame, or when the page clears them all (a reload). So what
+refers to a script (a breakpoint's bound places) can tell whether it still exists.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from typing import Any
 from cdpilot.browser.debugger.debugger_facts import AsyncFrame, AsyncSegment, Frame, Location, Scope, ScriptInfo
 from cdpilot.browser.own_scripts import is_own
 from cdpilot.browser.sourcemaps.sourcemap_facts import GeneratedPosition, split_lines
-from cdpilot.cdp import CdpEvent, CdpSession
+from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError
 from cdpilot.text import clip, cut_marker
 
@@ -29,24 +34,62 @@ class ScriptSources:
         self._session: CdpSession | None = None
         self._scripts: dict[str, ScriptInfo] = {}
         self._sources: OrderedDict[str, list[str]] = OrderedDict()
+        self._contexts: dict[str, int] = {}  # script id → the execution context it runs in
+        self._documents: dict[str, int] = {}  # frame id → the main context of the document it shows
+        self._subscriptions = Subscriptions()
 
     def attach(self, session: CdpSession) -> None:
         self._session = session
+        self._subscriptions.replace(session, {"Runtime.executionContextDestroyed": self._on_context_destroyed})
         self.clear()
 
     def clear(self) -> None:
         """The page's scripts are gone (a navigation, another page)."""
         self._scripts.clear()
         self._sources.clear()
+        self._contexts.clear()
+        self._documents.clear()
 
     def on_script_parsed(self, event: CdpEvent) -> None:
         params = event.params
-        self._scripts[str(params["scriptId"])] = ScriptInfo(
+        script_id = str(params["scriptId"])
+        context = params.get("executionContextId")
+        if context is not None:
+            self._enter_context(script_id, int(context), params.get("executionContextAuxData") or {})
+        self._scripts[script_id] = ScriptInfo(
             str(params.get("url") or ""),
             int(params.get("startLine", 0)),
             int(params.get("startColumn", 0)),
             str(params.get("sourceMapURL") or ""),
         )
+
+    def _enter_context(self, script_id: str, context: int, aux: dict[str, Any]) -> None:
+        """Keep the script's context. A frame's main context that is new to us means a new
+        document there: the scripts of the one it replaced are gone, even if the browser has
+        not said so yet."""
+        frame = aux.get("frameId")
+        if aux.get("isDefault") and frame:
+            replaced = self._documents.get(str(frame))
+            if replaced is not None and replaced != context:
+                self._forget_context(replaced)
+            self._documents[str(frame)] = context
+        self._contexts[script_id] = context
+
+    def _on_context_destroyed(self, event: CdpEvent) -> None:
+        context = event.params.get("executionContextId")
+        if context is not None:
+            self._forget_context(int(context))
+
+    def _forget_context(self, context: int) -> None:
+        for script_id in [sid for sid, owner in self._contexts.items() if owner == context]:
+            del self._contexts[script_id]
+            self._scripts.pop(script_id, None)
+            self._sources.pop(script_id, None)
+        self._documents = {frame: main for frame, main in self._documents.items() if main != context}
+
+    def alive(self, script_id: str) -> bool:
+        """Whether the script is still loaded (its document not gone)."""
+        return script_id in self._scripts
 
     def urls(self) -> list[str]:
         """The distinct URLs of the page's own scripts (never cdpilot's), in load order."""
