@@ -46,7 +46,7 @@ demo: $(INSTALLED) chromium ## launch headless Chromium and drive a bundled page
 bench: venv chromium ## measure cdpilot side by side with the stock MCP SDK and a raw floor; writes bench-report.json
 	$(PY) -m bench
 
-docs: generate ## the static docs site of every tool, from schemas/, in build/docs/ (offline: open index.html)
+docs: generate ## the static docs site (every tool from schemas/, the configuration from the settings model) in build/docs/
 	$(PY) -m codegen.site --out build/docs
 
 docs-check: docs chromium ## drive build/docs in headless Chromium (console, links, search, modes); screenshots in build/docs-check/
