@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import anyio
 import pytest
 from cdpilot_generated.catalog import DISPATCH
 from cdpilot_generated.manifests import MODES, Mode
@@ -125,3 +126,22 @@ async def test_attach_flags_make_the_first_page_tool_connect(how: str, site_url:
             assert re.match(rf"^Attached to \S+ at {re.escape(where)} as 'browser-1'", first), first
             listed = await client.ok("chrome_list_connections")
             assert "connected" in listed and "launched" not in listed, listed
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_breakpoint_while_a_dialog_is_open_says_so_at_once(mode: Mode, site_url: str) -> None:
+    """Turning the debugger on waits for the page's script thread, which an open dialog holds."""
+    async with mcp_client(mode) as raw:
+        client = ModeClient(raw, mode)
+        await client.ok("navigate", url=f"{site_url}/dialogs")
+        await client.ok("click_element", selector="#alert-btn")
+        with anyio.fail_after(10):
+            error, text = await client.error(
+                "debugger_set_breakpoint", url=f"{site_url}/static/app.js", line_number=line_of("compute-first")
+            )
+        assert error == "STATE" and "dialog" in text.lower(), text
+        await client.ok("handle_dialog", accept=True)
+        text = await client.ok(
+            "debugger_set_breakpoint", url=f"{site_url}/static/app.js", line_number=line_of("compute-first")
+        )
+        assert text.startswith("Debugger enabled on "), text

@@ -66,7 +66,7 @@ from cdpilot.handlers.evaluate import read_limits, value_result
 
 async def debugger_enable(args: DebuggerEnableArgs, ctx: ToolContext) -> ToolResult:
     conn = await browser(ctx, args.connection_id)
-    enabled_now = await conn.features.debugger.enable()
+    enabled_now = await _enable(conn)
     return _lines(enabled_lines(enabled_now, conn.target_url, conn.features.debugger.scripts.urls()))
 
 
@@ -241,10 +241,16 @@ async def _after_run(
     return _lines(ran_on_lines(command, busy=outcome.busy, console=conn.features.console.since(mark)))
 
 
+async def _enable(conn: BrowserConnection) -> bool:
+    """Turn the debugger on (False: it was on). An open dialog holds the page's script thread,
+    and turning the debugger on waits for it: the call says so at once instead of hanging."""
+    return await conn.features.unless_blocked(conn.features.debugger.enable())
+
+
 async def _enabled_now(conn: BrowserConnection) -> list[str]:
     """Breakpoints, pauses and exception pauses need the debugger: they turn it on themselves,
     and their answer says so in one line ([] when it was on already)."""
-    if not await conn.features.debugger.enable():
+    if not await _enable(conn):
         return []
     return enabled_lines(True, conn.target_url, ())[:1]
 
