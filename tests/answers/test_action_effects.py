@@ -19,7 +19,9 @@ from cdpilot.browser.dom.element_facts import (
     ChosenOption,
     Effects,
     ElementTarget,
+    FileChooser,
     Navigation,
+    OpenedPage,
     PageContext,
 )
 from cdpilot.browser.observe.console_facts import ConsoleEntry
@@ -92,6 +94,30 @@ def test_navigations_in_the_page_and_unfinished() -> None:
     assert effects_lines(inside) == ["Navigated within the page to http://127.0.0.1:8000/#two."]
     slow = Effects(navigation=Navigation("http://127.0.0.1:8000/slow", "", False, False), timeout_ms=5000)
     assert effects_lines(slow) == ["A navigation to http://127.0.0.1:8000/slow started; not loaded within 5000 ms."]
+
+
+def test_a_new_page_is_named_with_its_index_and_the_switch_to_it() -> None:
+    loaded = OpenedPage(2, "Summary", "http://127.0.0.1:8000/summary")
+    loading = OpenedPage(1, "127.0.0.1:8000/next", "http://127.0.0.1:8000/next")
+    gone = OpenedPage(None, "", "")
+    assert effects_lines(Effects(opened_pages=[loaded, loading, gone], console=[_log("opened")])) == [
+        'Opened a new page [2] "Summary" at http://127.0.0.1:8000/summary; this page stays current: '
+        "{tool:switch_target} with index=2 switches to it.",
+        "Opened a new page [1] at http://127.0.0.1:8000/next; this page stays current: "
+        "{tool:switch_target} with index=1 switches to it.",
+        "Opened a new page at about:blank; it closed again at once.",
+        "Console: [log] opened",
+    ]
+
+
+def test_a_file_chooser_is_named_and_said_to_be_closed() -> None:
+    assert effects_lines(Effects(file_chooser=FileChooser("input#avatar", multiple=False))) == [
+        "Opened a file chooser for input#avatar (to pick a file); cdpilot closed it unanswered, "
+        "as it cannot upload files yet."
+    ]
+    assert effects_lines(Effects(file_chooser=FileChooser("", multiple=True))) == [
+        "Opened a file chooser (to pick several files); cdpilot closed it unanswered, as it cannot upload files yet."
+    ]
 
 
 def test_much_console_output_is_cut_with_a_count_of_the_rest() -> None:

@@ -1,6 +1,6 @@
 """Answers after an action (click, fill, hover, press, select, a dialog answered): what was
-done, then what it caused (a dialog, a navigation, console output) and, when context was
-asked for, the element's state and where the page is.
+done, then what it caused (a dialog, a navigation, a new tab or popup, a file chooser,
+console output) and, when context was asked for, the element's state and where the page is.
 
 ``{tool:…}`` references are left in the text; the registry spells them for the active mode.
 """
@@ -8,7 +8,14 @@ asked for, the element's state and where the page is.
 from __future__ import annotations
 
 from cdpilot.answers.console_log import console_bundle_lines
-from cdpilot.browser.dom.element_facts import ActionReport, Effects, ElementTarget, PageContext
+from cdpilot.browser.dom.element_facts import (
+    ActionReport,
+    Effects,
+    ElementTarget,
+    FileChooser,
+    OpenedPage,
+    PageContext,
+)
 from cdpilot.browser.page.page_facts import DialogInfo
 from cdpilot.text import clip, one_line
 
@@ -68,7 +75,8 @@ def dialog_answered_line(dialog: DialogInfo, *, accepted: bool, prompt_text: str
 
 
 def effects_lines(effects: Effects) -> list[str]:
-    """What the action caused: a dialog it opened, a navigation, console output."""
+    """What the action caused: a dialog it opened, a navigation, a new page, a file chooser,
+    console output."""
     lines: list[str] = []
     if effects.dialog is not None:
         kind, preview = effects.dialog.type, effects.dialog.preview
@@ -82,7 +90,33 @@ def effects_lines(effects: Effects) -> list[str]:
             lines.append(f'Navigated to {url} (title "{clip(one_line(nav.title), TITLE_CHARS)}").')
         else:
             lines.append(f"A navigation to {url} started; not loaded within {effects.timeout_ms} ms.")
+    lines += [opened_page_line(page) for page in effects.opened_pages]
+    if effects.file_chooser is not None:
+        lines.append(file_chooser_line(effects.file_chooser))
     return lines + console_bundle_lines(effects.console, "Console")
+
+
+def opened_page_line(page: OpenedPage) -> str:
+    """The new tab or popup, and the call that makes it current (actions go to the current page)."""
+    url = clip(one_line(page.url), URL_CHARS) or "about:blank"
+    # Until its document has a title, Chrome titles a page with its URL (without the scheme).
+    placeholder = page.title in (page.url, page.url.partition("://")[2])
+    title = f' "{clip(one_line(page.title), TITLE_CHARS)}"' if page.title and not placeholder else ""
+    if page.index is None:
+        return f"Opened a new page{title} at {url}; it closed again at once."
+    return (
+        f"Opened a new page [{page.index}]{title} at {url}; this page stays current: "
+        f"{{tool:switch_target}} with index={page.index} switches to it."
+    )
+
+
+def file_chooser_line(chooser: FileChooser) -> str:
+    for_what = f" for {chooser.element}" if chooser.element else ""
+    files = "several files" if chooser.multiple else "a file"
+    return (
+        f"Opened a file chooser{for_what} (to pick {files}); cdpilot closed it unanswered, "
+        "as it cannot upload files yet."
+    )
 
 
 def context_lines(context: PageContext) -> list[str]:

@@ -190,6 +190,23 @@ class Navigation:
     finished: bool  # False: it started but had not loaded when the action's timeout ran out
 
 
+@dataclass(frozen=True)
+class OpenedPage:
+    """A tab or popup the action opened (``target=_blank``, ``window.open``)."""
+
+    index: int | None  # as list_targets numbers it; None when it closed again before it could be listed
+    title: str
+    url: str
+
+
+@dataclass(frozen=True)
+class FileChooser:
+    """A file chooser the page opened; cdpilot cancels it, so none is left open."""
+
+    element: str  # the file input, e.g. input#avatar; "" when it could not be described
+    multiple: bool
+
+
 @dataclass
 class Effects:
     """What an action caused in the page, beyond its own events."""
@@ -199,6 +216,8 @@ class Effects:
     navigation: Navigation | None = None
     console: list[ConsoleEntry] = field(default_factory=list)
     timeout_ms: int = 0
+    opened_pages: list[OpenedPage] = field(default_factory=list)
+    file_chooser: FileChooser | None = None
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""What an action caused: a dialog it opened, a navigation that followed, console output.
+"""What an action caused: a dialog it opened, a navigation that followed, console output,
+and (through `outside_effects`) a tab, popup or file chooser it opened.
 
 `perform` runs the input events of one action while callbacks follow the main frame. A
 navigation often starts just AFTER the input command answers (a form submission is a task
@@ -17,6 +18,7 @@ from urllib.parse import urlsplit
 
 from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError
 from cdpilot.browser.dom.element_facts import Effects, Navigation, PageContext
+from cdpilot.browser.dom.outside_effects import OutsideWatch
 from cdpilot.browser.dom.query import ElementHandle
 from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.browser.own_scripts import own_expression, own_function, page_script
@@ -61,23 +63,26 @@ async def perform(
     watch = _MainFrameWatch(page.target_id)
     unsubscribe = [page.on(method, watch.on_event) for method in NAVIGATION_EVENTS]
     effects = Effects(timeout_ms=timeout_ms)
-    try:
-        await action()
-        await _next_task(conn, deadline - loop.time())
-        if watch.started and not watch.done.is_set():
-            try:
-                async with asyncio.timeout_at(deadline):
-                    await features.unless_blocked(watch.done.wait())
-            except TimeoutError:
-                pass  # reported as a navigation that had not loaded yet
-    except DialogOpenError as exc:
-        effects.dialog = exc.dialog
-    except ExecutionPausedError as exc:
-        effects.pause = exc.pause
-    finally:
-        for stop in unsubscribe:
-            stop()
-    effects.navigation = await watch.navigation(conn)
+    with OutsideWatch(conn) as outside:
+        try:
+            await action()
+            await _next_task(conn, deadline - loop.time())
+            if watch.started and not watch.done.is_set():
+                try:
+                    async with asyncio.timeout_at(deadline):
+                        await features.unless_blocked(watch.done.wait())
+                except TimeoutError:
+                    pass  # reported as a navigation that had not loaded yet
+        except DialogOpenError as exc:
+            effects.dialog = exc.dialog
+        except ExecutionPausedError as exc:
+            effects.pause = exc.pause
+        finally:
+            for stop in unsubscribe:
+                stop()
+        effects.navigation = await watch.navigation(conn)
+        effects.opened_pages = await outside.opened_pages()
+        effects.file_chooser = await outside.file_chooser()
     effects.console = [e for e in conn.features.console.since(mark) if not _is_favicon_noise(e)]
     late = features.debugger.pause_blocking(pauses_before)
     if effects.pause is None and late is not None:  # paused in work the action started (a timer, a fetch)

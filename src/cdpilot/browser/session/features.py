@@ -14,11 +14,14 @@ command finishes in the background under its own deadline, its result ignored. A
 that was already in place when the operation started does not count: reading the DOM,
 evaluating and screenshots work while paused; what needs the page running checks
 `raise_if_blocked` first.
+
+Each page session also intercepts file choosers, so that one never stays open unseen.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
@@ -30,7 +33,7 @@ from cdpilot.browser.observe.console import ConsoleLog
 from cdpilot.browser.observe.network import NetworkLog
 from cdpilot.browser.page.dialogs import DialogOpenError, DialogWatcher
 from cdpilot.cdp import CdpConnection, CdpSession
-from cdpilot.errors import StateError
+from cdpilot.errors import CdpCommandError, StateError
 
 T = TypeVar("T")
 
@@ -50,6 +53,7 @@ class PageFeatures:
             self.network.attach(session),
             self.dialogs.attach(session),
             self.debugger.attach(session),
+            _intercept_file_choosers(session),
         )
         # After the collectors start afresh on this page: they add each child's subscriptions.
         await self.children.attach(cdp, session, self._collect_from_child)
@@ -105,6 +109,14 @@ class PageFeatures:
         self._stalled.discard(task)
         if not task.cancelled():
             task.exception()
+
+
+async def _intercept_file_choosers(session: CdpSession) -> None:
+    """Cancel every file chooser the page opens and report it (``Page.fileChooserOpened``):
+    a chooser nobody can see would otherwise stay open, and an action could not say it opened.
+    A browser without the command (an old or embedded one) goes on unintercepted."""
+    with contextlib.suppress(CdpCommandError):
+        await session.send("Page.setInterceptFileChooserDialog", {"enabled": True, "cancel": True})
 
 
 def _discard(operation: Awaitable[object]) -> None:

@@ -1,0 +1,72 @@
+"""What an action causes outside its page, through the real server in both modes: a tab or
+popup it opens is named with its index and the call that switches to it; a file chooser is
+named, closed, and leaves the page usable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.e2e.harness import ModeClient
+from tests.support.site import html
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+PAGES = {
+    "/opener": (
+        200,
+        "text/html",
+        html(
+            "Opener",
+            """<a id="summary" href="/summary" target="_blank">Open the summary</a>
+<button id="popup" onclick="window.open('/summary?popup=1', 'details', 'width=400,height=300')">Details</button>
+<input id="avatar" type="file">
+<button id="after" onclick="document.getElementById('result').textContent = 'still here'">After</button>
+<div id="result"></div>
+<script>document.getElementById("avatar").addEventListener("cancel", () => window.__cancelled = true)</script>""",
+        ),
+    ),
+    "/summary": (200, "text/html", html("Summary", "<h1>Summary</h1>")),
+}
+
+
+@pytest.fixture
+async def opener(client: ModeClient, site_url: str) -> AsyncIterator[ModeClient]:
+    """The opener page current in the only tab; the tabs a test opens are closed afterwards."""
+    await client.ok("navigate", url=site_url + "/opener")
+    yield client
+    while "[1]" in await client.ok("list_targets"):
+        await client.ok("close_target", index=1)
+
+
+async def test_a_blank_target_link_names_the_new_page_and_the_switch(opener: ModeClient, site_url: str) -> None:
+    text = await opener.ok("click_element", selector="#summary")
+    assert text.startswith('Clicked a#summary "Open the summary".'), text
+    # The title is there only if the new page loaded before the answer: a race not worth a wait.
+    opened = text.splitlines()[1]
+    assert opened.startswith("Opened a new page [1] ") and f"at {site_url}/summary;" in opened, text
+    assert opened.endswith(" with index=1 switches to it."), text
+    assert "switch" in opened, text
+    assert "Navigat" not in text, text
+    assert await opener.js("location.pathname") == "/opener"  # the opener stays current
+    switched = await opener.ok("switch_target", index=1)
+    assert f"{site_url}/summary" in switched
+
+
+async def test_a_window_open_popup_names_the_new_page(opener: ModeClient, site_url: str) -> None:
+    text = await opener.ok("click_element", selector="#popup")
+    assert "Opened a new page [1]" in text and f"at {site_url}/summary?popup=1;" in text, text
+    assert "with index=1 switches to it." in text, text
+
+
+async def test_a_file_input_click_names_the_chooser_and_leaves_the_page_usable(opener: ModeClient) -> None:
+    text = await opener.ok("click_element", selector="#avatar")
+    assert text.splitlines()[1] == (
+        "Opened a file chooser for input#avatar (to pick a file); cdpilot closed it unanswered, "
+        "as it cannot upload files yet."
+    ), text
+    assert await opener.js("window.__cancelled === true")
+    await opener.ok("click_element", selector="#after")
+    assert await opener.js("document.getElementById('result').textContent") == "still here"
