@@ -11,7 +11,7 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 
@@ -32,8 +32,12 @@ def server_env(mode: str, **extra: str) -> dict[str, str]:
 
 
 @asynccontextmanager
-async def mcp_client(mode: str, *args: str, handshake: Handshake = "legacy") -> AsyncIterator[Client]:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "cdpilot.cli", *args], env=server_env(mode))
+async def mcp_client(
+    mode: str, *args: str, handshake: Handshake = "legacy", env: Mapping[str, str] | None = None
+) -> AsyncIterator[Client]:
+    """The server with these flags, and `env` over the test environment, with the official client."""
+    environment = server_env(mode, **(env or {}))
+    params = StdioServerParameters(command=sys.executable, args=["-m", "cdpilot.cli", *args], env=environment)
     async with Client(params, mode=handshake, read_timeout_seconds=60) as client:
         yield client
 
@@ -119,7 +123,8 @@ class RawServer:
         self.next_id = 1
 
     @classmethod
-    async def start(cls, mode: str = "smart", *flags: str) -> RawServer:
+    async def start(cls, mode: str = "smart", *flags: str, env: Mapping[str, str] | None = None) -> RawServer:
+        """The server with these flags, and `env` over the test environment."""
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -128,7 +133,7 @@ class RawServer:
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            env=server_env(mode),
+            env=server_env(mode, **(env or {})),
         )
         return cls(proc)
 

@@ -14,7 +14,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from tests.e2e.harness import ModeClient, server_env
+from tests.e2e.harness import ModeClient, mcp_client, server_env
 from tests.support.chromium import standalone_chromium, wait_gone
 from tests.support.site import SITE
 
@@ -35,9 +35,7 @@ PAGES = {
 @asynccontextmanager
 async def server(*args: str, env: Mapping[str, str] | None = None) -> AsyncIterator[ModeClient]:
     """The real server in smart mode with these flags, and these variables over the test ones."""
-    environment = {**server_env("smart"), **(env or {})}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "cdpilot.cli", *args], env=environment)
-    async with Client(params, read_timeout_seconds=60) as client:
+    async with mcp_client("smart", *args, env=env) as client:
         yield ModeClient(client, "smart")
 
 

@@ -9,11 +9,9 @@ it was.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import shutil
 import signal
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -22,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.test_launch import chromium_tmpdir, singleton_socket_dir
-from tests.e2e.harness import RawServer, server_env
+from tests.e2e.harness import RawServer
 from tests.e2e.test_connection_tools import profile_of
 from tests.reliability.conftest import Report
 from tests.support.chromium import no_processes_with, wait_gone
@@ -45,17 +43,7 @@ def system_tmp() -> Iterator[Path]:
 
 async def start_server(system_tmp: Path, *flags: str) -> RawServer:
     """The server in smart mode, with `system_tmp` as its TMPDIR."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "cdpilot.cli",
-        *flags,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=server_env("smart", TMPDIR=str(system_tmp)),
-    )
-    return RawServer(proc)
+    return await RawServer.start("smart", *flags, env={"TMPDIR": str(system_tmp)})
 
 
 async def launched(server: RawServer) -> tuple[int, Path]:
