@@ -11,6 +11,7 @@ import time
 import warnings
 from collections.abc import AsyncIterator
 
+import anyio
 import pytest
 from mcp.shared.exceptions import MCPDeprecationWarning
 
@@ -230,6 +231,26 @@ async def test_a_paused_page_answers_other_tools_promptly(debug_page: ModeClient
     assert "Title: Debug me" in text
     kind, text = await client.error("debugger_step_over")
     assert kind == "STATE" and "not paused" in text
+
+
+async def test_a_dialog_opened_in_a_paused_frame_is_answered_and_the_pause_goes_on(
+    debug_page: ModeClient, site_url: str
+) -> None:
+    """alert() evaluated in a paused frame holds the page in the dialog inside the pause: the
+    evaluation says so, the dialog can be answered while paused, and resuming then works."""
+    client = debug_page
+    await client.ok("debugger_set_breakpoint", url=app_js(site_url), line_number=line_of("compute-first"))
+    await client.ok("click_element", selector="#compute")
+    with anyio.fail_after(PROMPT_S):
+        kind, text = await client.error("debugger_evaluate_on_call_frame", call_frame_id="0", expression="alert('in')")
+        assert kind == "STATE" and 'An alert dialog is open: "in"' in text, text
+        kind, text = await client.error("debugger_resume")
+        assert kind == "STATE" and "dialog is open" in text, text
+        text = await client.ok("handle_dialog", accept=True)
+    assert text.startswith('Accepted the alert dialog "in".'), text
+    assert f"Paused (breakpoint bp1) at {app_js(site_url)}:{line_of('compute-first')}" in text, text
+    await client.ok("debugger_resume")
+    assert await result_text(client) == "45"
 
 
 async def test_state_errors_when_not_paused(debug_page: ModeClient, site_url: str) -> None:

@@ -6,8 +6,10 @@ not only the tool's text. One server and browser per mode serve the whole module
 
 from __future__ import annotations
 
+import re
 import time
 
+import anyio
 import pytest
 
 from tests.e2e.harness import ModeClient
@@ -297,6 +299,44 @@ async def test_prompt_and_alert_dialogs(client: ModeClient, site_url: str) -> No
     assert "Opened an alert dialog" in await client.ok("press_key", key="Enter", selector="#alert-btn")
     await client.ok("handle_dialog")
     assert await text_of(client, "#result") == "alert done"
+
+
+async def test_an_open_dialog_is_said_at_once_by_tools_that_need_the_page(client: ModeClient, site_url: str) -> None:
+    """Each of these waits on the page's thread, which the dialog holds: none may hang."""
+    await goto(client, site_url, "/dialogs")
+    listed = await client.ok("list_network_requests", resource_type="document")
+    request_id = re.search(r"^(\S+) GET 200 document /dialogs", listed, re.M)
+    assert request_id is not None, listed
+    await client.ok("click_element", selector="#alert-btn")
+    started = time.monotonic()
+    for tool, arguments in [
+        ("browser_screenshot", {}),
+        ("browser_set_viewport", {"width": 800, "height": 600}),
+        ("browser_emulate_media", {"media": "print"}),
+        ("get_network_request", {"request_id": request_id[1], "include_body": True}),
+        ("debugger_skip_all_pauses", {"skip_all_pauses": True}),
+    ]:
+        kind, text = await client.error(tool, **arguments)
+        assert kind == "STATE" and 'An alert dialog is open: "Hello alert"' in text, (tool, text)
+    assert time.monotonic() - started < PROMPT_S
+    assert "Accepted the alert" in await client.ok("handle_dialog")
+
+
+@pytest.mark.parametrize(("tool", "arguments"), [("reload", {}), ("navigate", {"url": "/"}), ("go_back", {})])
+async def test_a_navigation_closes_an_open_dialog_and_says_so(
+    client: ModeClient, site_url: str, tool: str, arguments: dict[str, str]
+) -> None:
+    await goto(client, site_url, "/")
+    await goto(client, site_url, "/dialogs")
+    await client.ok("click_element", selector="#alert-btn")
+    if "url" in arguments:
+        arguments = {"url": site_url + arguments["url"]}
+    with anyio.fail_after(PROMPT_S):
+        text = await client.ok(tool, **arguments)
+    assert 'The alert dialog that was open ("Hello alert") closed unanswered.' in text, text
+    kind, text = await client.error("handle_dialog")
+    assert kind == "STATE" and "No dialog is open" in text
+    assert await client.js("1 + 1") == 2
 
 
 async def test_handle_dialog_without_a_dialog_is_a_state_error(client: ModeClient, site_url: str) -> None:

@@ -74,16 +74,22 @@ def closed_target_answer(outcome: TargetClosed) -> str:
 
 
 def navigation_answer(result: NavigationResult) -> str:
-    return (
-        f"{VERB_OF[result.kind]} {result.url} ({_status(result)}, {result.wait_until} after {result.elapsed_ms} ms)\n"
-        f"Title: {result.title or '(none)'}"
-    )
+    reached = f"{_status(result)}, {result.wait_until} after {result.elapsed_ms} ms"
+    lines = [f"{VERB_OF[result.kind]} {result.url} ({reached})", f"Title: {result.title or '(none)'}"]
+    return "\n".join(lines + _dismissed(result))
 
 
 def paused_navigation_answer(result: NavigationResult, bundle: list[str]) -> str:
     """A navigation whose new page paused in its scripts before `wait_until`, with the pause bundle."""
     head = f"{VERB_OF[result.kind]} {result.url}; its scripts paused in the debugger before {result.wait_until!r}:"
-    return "\n".join([head, *bundle])
+    return "\n".join([head, *_dismissed(result), *bundle])
+
+
+def _dismissed(result: NavigationResult) -> list[str]:
+    """The dialog the old page had open: the navigation closed it unanswered, as Chrome does."""
+    if result.dismissed is None:
+        return []
+    return [f'The {result.dismissed.type} dialog that was open ("{result.dismissed.preview}") closed unanswered.']
 
 
 def _status(result: NavigationResult) -> str:

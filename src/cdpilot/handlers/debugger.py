@@ -72,12 +72,12 @@ async def debugger_enable(args: DebuggerEnableArgs, ctx: ToolContext) -> ToolRes
 
 async def debugger_disable(args: DebuggerDisableArgs, ctx: ToolContext) -> ToolResult:
     conn = await browser(ctx, args.connection_id)
-    return ToolResult(disabled_line(await conn.features.debugger.disable()))
+    return ToolResult(disabled_line(await conn.features.unless_blocked(conn.features.debugger.disable())))
 
 
 async def debugger_skip_all_pauses(args: DebuggerSkipAllPausesArgs, ctx: ToolContext) -> ToolResult:
     conn = await browser(ctx, args.connection_id)
-    enabled_now = await conn.features.debugger.set_skip_all_pauses(args.skip_all_pauses)
+    enabled_now = await conn.features.unless_blocked(conn.features.debugger.set_skip_all_pauses(args.skip_all_pauses))
     return ToolResult(skip_pauses_line(args.skip_all_pauses, enabled_now=enabled_now))
 
 
@@ -153,6 +153,7 @@ async def debugger_pause(args: DebuggerPauseArgs, ctx: ToolContext) -> ToolResul
 
 async def debugger_resume(args: DebuggerResumeArgs, ctx: ToolContext) -> ToolResult:
     conn = await browser(ctx, args.connection_id)
+    conn.features.dialogs.raise_if_open()  # one opened by an evaluation in the paused frame
     mark = conn.features.console.mark()
     outcome = await conn.features.debugger.resume(args.timeout_ms)
     return await _after_run(ctx, conn, "resume", outcome, mark, args.include_context)
@@ -220,6 +221,7 @@ async def _step(
     ctx: ToolContext, kind: StepKind, connection_id: str | None, timeout_ms: int, include_context: bool | None
 ) -> ToolResult:
     conn = await browser(ctx, connection_id)
+    conn.features.dialogs.raise_if_open()
     mark = conn.features.console.mark()
     outcome = await conn.features.debugger.step(kind, timeout_ms)
     return await _after_run(ctx, conn, kind, outcome, mark, include_context)

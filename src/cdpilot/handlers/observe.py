@@ -61,7 +61,7 @@ async def get_network_request(args: GetNetworkRequestArgs, ctx: ToolContext) -> 
     entry = await log.settled(args.request_id, SETTLE_S)
     body: ResponseBody | MissingBody | SavedBody | None = None
     if args.save_body_to is not None:
-        found = await log.body(entry.id, wait_s=SETTLE_S)
+        found = await conn.features.unless_blocked(log.body(entry.id, wait_s=SETTLE_S))
         if isinstance(found, MissingBody):
             reason, suggestion = missing_body_text(found)
             raise StateError(reason, suggestion=suggestion)
@@ -70,7 +70,7 @@ async def get_network_request(args: GetNetworkRequestArgs, ctx: ToolContext) -> 
         )
         body = SavedBody(str(path), len(found.data))
     elif args.include_body:
-        body = await log.body(entry.id, wait_s=SETTLE_S)
+        body = await conn.features.unless_blocked(log.body(entry.id, wait_s=SETTLE_S))
     answer = request_detail_answer(
         entry, body, max_body_chars=args.max_body_chars, max_chars=ctx.settings.max_answer_chars
     )

@@ -49,11 +49,13 @@ async def perform(
     A dialog the action opens, or a debugger pause its event handlers run into, is an
     effect, not an error: the events were delivered. A dialog that was already open, or a
     pause already in place, is a StateError before anything is sent, unless the action is
-    what answers the dialog (`answers_dialog`)."""
+    what answers the dialog (`answers_dialog`). A dialog opened by an evaluation in a paused
+    frame is answered too; the page stays paused, so there is nothing more to watch."""
     features = conn.features
-    if answers_dialog:
-        features.debugger.raise_if_paused()
-    else:
+    if answers_dialog and features.debugger.paused is not None:
+        await action()
+        return Effects(timeout_ms=timeout_ms, pause=features.debugger.paused)
+    if not answers_dialog:
         features.raise_if_blocked()
     page = conn.page
     loop = asyncio.get_running_loop()

@@ -91,7 +91,7 @@ async def _area(
     """The clip of what is to be captured, in CSS pixels of the document."""
     if selector is not None:
         return await _element_clip(conn, selector), "element"
-    metrics = await conn.page.send("Page.getLayoutMetrics")
+    metrics = await conn.features.unless_blocked(conn.page.send("Page.getLayoutMetrics"))
     if full_page:
         content = metrics["cssContentSize"]
         width, height = math.ceil(content["width"]), math.ceil(content["height"])
@@ -209,10 +209,8 @@ async def set_viewport(
     conn: BrowserConnection, *, width: int, height: int, device_scale_factor: float, mobile: bool
 ) -> ViewportSet:
     """Override the viewport; answers with the page's innerWidth and innerHeight afterwards."""
-    await conn.page.send(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": height, "deviceScaleFactor": device_scale_factor, "mobile": mobile},
-    )
+    metrics = {"width": width, "height": height, "deviceScaleFactor": device_scale_factor, "mobile": mobile}
+    await conn.features.unless_blocked(conn.page.send("Emulation.setDeviceMetricsOverride", metrics))
     inner = await _evaluate(conn, "[innerWidth, innerHeight]")
     return ViewportSet(width, height, device_scale_factor, mobile, int(inner[0]), int(inner[1]))
 
@@ -223,5 +221,6 @@ async def emulate_media(
     """Emulate a CSS media type and media features; an omitted one is reset to the real value."""
     values = (color_scheme, reduced_motion)
     features = [{"name": name, "value": value or ""} for name, value in zip(MEDIA_FEATURES, values, strict=True)]
-    await conn.page.send("Emulation.setEmulatedMedia", {"media": media or "", "features": features})
+    params = {"media": media or "", "features": features}
+    await conn.features.unless_blocked(conn.page.send("Emulation.setEmulatedMedia", params))
     return MediaEmulation(media or None, color_scheme or None, reduced_motion or None)

@@ -34,6 +34,8 @@ class DialogWatcher:
     def __init__(self) -> None:
         self._open: DialogInfo | None = None
         self._opened = asyncio.Event()  # replaced on every close, so set() means "open now"
+        self._shut = asyncio.Event()  # replaced on every opening, so set() means "closed now"
+        self._shut.set()
         self._subscriptions = Subscriptions()
 
     async def attach(self, session: CdpSession) -> None:
@@ -59,6 +61,10 @@ class DialogWatcher:
     async def wait_open(self) -> None:
         """Return once a dialog is open (at once if one is)."""
         await self._opened.wait()
+
+    async def wait_closed(self) -> None:
+        """Return once no dialog is open (at once if none is)."""
+        await self._shut.wait()
 
     async def handle(self, session: CdpSession, accept: bool, prompt_text: str | None) -> DialogInfo:
         """Accept or dismiss the open dialog; returns what it was once the page reports it closed."""
@@ -96,8 +102,11 @@ class DialogWatcher:
             str(params.get("type", "alert")), str(params.get("message", "")), str(params.get("defaultPrompt", ""))
         )
         self._opened.set()
+        if self._shut.is_set():
+            self._shut = asyncio.Event()
 
     def _closed(self) -> None:
         self._open = None
         if self._opened.is_set():
             self._opened = asyncio.Event()
+        self._shut.set()

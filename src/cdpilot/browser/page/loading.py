@@ -111,13 +111,15 @@ async def _run(
     The loader is learnt from the main frame's ``Page.frameNavigated`` (history steps and
     reloads do not announce it); a page restored from the back/forward cache or a
     same-document step fires no new lifecycle, so those end there. Events are collected
-    from before the trigger, so none can slip past."""
+    from before the trigger, so none can slip past. A dialog left open on the old page does
+    not stop it: Chrome closes it unanswered as the navigation starts, and the result says so."""
     page = conn.page
     loop = asyncio.get_running_loop()
     started = loop.time()
     lifecycle = LIFECYCLE_EVENT_FOR[wait_until]
     pause: Pause | None = None
     status: int | None = None
+    dismissed = conn.features.dialogs.open
     try:
         async with asyncio.timeout(timeout_ms / 1000):
             # Chrome names a page's main frame after its target; asking (Page.getFrameTree)
@@ -128,10 +130,11 @@ async def _run(
                 "Page.frameNavigated", "Page.navigatedWithinDocument", "Page.lifecycleEvent", "Network.responseReceived"
             ) as events:
                 await trigger()
+                if dismissed is not None:  # Chrome closes it as the navigation starts; then the page runs
+                    await conn.features.dialogs.wait_closed()
                 await progress.report(f"Waiting for {wait_until} ({kind})")
-                loaded = asyncio.wait_for(_until_loaded(events, main_frame, lifecycle), timeout_ms / 1000)
-                try:
-                    status = await conn.features.unless_blocked(loaded)
+                try:  # bounded by the timeout around it
+                    status = await conn.features.unless_blocked(_until_loaded(events, main_frame, lifecycle))
                 except ExecutionPausedError as exc:  # a breakpoint in the new page's scripts: report it now
                     pause = exc.pause
             final_url, title = await _where_we_are(page)
@@ -142,7 +145,7 @@ async def _run(
         ) from exc
     conn.remember_location(final_url, title)
     elapsed_ms = round((loop.time() - started) * 1000)
-    return NavigationResult(kind, final_url, title, status, wait_until, elapsed_ms, pause)
+    return NavigationResult(kind, final_url, title, status, wait_until, elapsed_ms, pause, dismissed)
 
 
 async def _until_loaded(events: EventStream, main_frame: str, lifecycle: str) -> int | None:

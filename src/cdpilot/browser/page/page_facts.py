@@ -55,6 +55,7 @@ class NavigationResult:
     wait_until: str
     elapsed_ms: int
     pause: Pause | None = None  # the new page's scripts paused in the debugger before `wait_until`
+    dismissed: DialogInfo | None = None  # a dialog that was open: Chrome closes it on navigating
 
 
 @dataclass(frozen=True)
