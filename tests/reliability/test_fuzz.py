@@ -1,265 +1,96 @@
-"""Schema fuzzing: every tool of both modes, through the real registry.
+"""Schema fuzzing: every tool of both modes, through the real registry, against a live page.
 
 For each tool of the exact tools/list payloads (`manifests.SMART_TOOLS_JSON` and
-`LEGACY_TOOLS_JSON`), hypothesis-jsonschema generates argument sets the schema accepts
-and a small mutator derives sets it refuses (a wrong type, a missing required field, an
-unknown or another action's parameter, a value out of range, too short or off-pattern, an
-enum miss). They go through the shipped `Registry` and handlers with a real
-`ConnectionManager` that has no connection and cannot find a browser, so a valid call ends
-in a CONNECTION error, a success (listing nothing) or a handler's policy refusal, and never
-launches or reaches anything.
+`LEGACY_TOOLS_JSON`), hypothesis-jsonschema generates argument sets the schema accepts and
+a small mutator derives sets it refuses (`fuzz_calls`: contracts per route, spellings,
+mutations, and the sets that must not be sent). They go through the shipped `Registry` and
+handlers to a real headless Chromium (one per mode, launched by cdpilot's own
+`ConnectionManager` with the test flags) that shows the fuzz fixture page
+(`fuzz_site`, served on 127.0.0.1). So a valid call does a handler's real work: it clicks,
+fills, evaluates, sets breakpoints, pauses, steps, takes screenshots, navigates, opens and
+closes tabs, launches and disconnects browsers.
 
-A smart tool's flat schema is the union of its actions' parameters, and which of them a
-call may use depends on its ``action`` (or on its routing rules): ``chrome(action="list",
-port=1)`` matches the flat schema but is a mistake. So each smart tool is fuzzed through
-its *contracts*: one schema per route, cut from the wire schemas (the flat schema's
-subschemas, restricted to the parameters the granular tool lists in legacy mode, with the
-discriminator pinned or the rule's condition made to hold). Valid sets come from one
-contract; invalid sets are mutated from one and must match none. Valid sets also go out as
-a JSON client may spell them and hypothesis-jsonschema never does: integers as ``5.0``, and
-integers without a maximum as large as JSON allows.
+Each valid call starts from a drawn precondition (`fuzz_stage`): the page as restored, the
+debugger on with a breakpoint set, execution paused, a dialog open, or history entries both
+behind and ahead; those states change what a handler does. After it, the stage is put back,
+and what was undone is counted (``restored``). When the tools cannot undo what a valid call
+did, that is a failure (a state an agent could not get out of), and the fixture browser is
+replaced so that the following calls start clean.
 
-Nothing is reached: no browser can be found (see `fuzz_registry`), and a valid set that
-could meet a live local listener, or whose ``executable_path`` names a real program, is
-skipped and counted (``skipped_unsafe``), so only closed ports are ever met.
+Bounded, and why: every ``timeout_ms`` is given and short, so a call still waiting after
+`CALL_DEADLINE_S` hangs and counts as a crash; the tools that start or end browsers get
+fewer valid sets (`LAUNCHING_SETS`), since a launch costs a second or more. ``null`` for an
+optional parameter is not a mutation: this server reads it as "not given", which is what MCP
+clients mean by it.
 
-``null`` for an optional parameter is not a mutation: this server reads it as "not given"
-(routing rules and default resolvers say so), which is what MCP clients mean by it.
-
-Figures per tool and in total: crashes (UNKNOWN results, exceptions or calls past their
-deadline; must be 0), invalid sets answered with a VALIDATION naming the offending field
-(must be 100%), valid sets refused by schema validation ("Invalid arguments for …"; must
-be 0) apart from valid sets a handler refused on policy (a javascript: URL, a remote host),
-which are counted on their own.
+Figures per tool and in total, in the reliability report: valid calls by outcome (``ok``
+or the error type), by precondition and by spelling; crashes (UNKNOWN results, exceptions
+or calls past their deadline; must be 0); invalid sets answered with a VALIDATION naming
+the offending field (must be 100%); valid sets refused by schema validation ("Invalid
+arguments for …"; must be 0) apart from values a handler refused on policy (a javascript:
+URL, a path outside the output directory, an invalid CSS selector), counted as ``policy
+VALIDATION``; unsafe sets skipped (``skipped_unsafe``). Every tool must also answer some
+valid call with success, unless listed in `NEVER_OK` with the reason.
 """
-
 from __future__ import annotations
 
 import asyncio
 import json
-import re
-import shlex
-import shutil
+import tempfile
+import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import jsonschema
 import pytest
-from cdpilot_generated import manifests
-from cdpilot_generated.catalog import DISPATCH, ActionRoute, RuleRoute
+from cdpilot_generated.catalog import DISPATCH
 from cdpilot_generated.manifests import MODES, Mode
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
-from cdpilot.browser.session.endpoints import is_loopback
-from cdpilot.browser.session.manager import ConnectionManager
-from cdpilot.context import Settings
-from cdpilot.server.registry import Registry
 from tests.reliability.conftest import Report, scaled
-from tests.support.chromium import TEST_CHROME_ARGS
-from tests.support.registry import in_process_registry
+from tests.support.chromium import no_processes_with
+from tests.support.fuzz_calls import (
+    HUGE_INTEGER,
+    WIRE,
+    Contract,
+    Mutation,
+    contracts,
+    mutations,
+    names_field,
+    quick,
+    unsafe,
+    valid_sets,
+    with_choices,
+)
+from tests.support.fuzz_site import FUZZ_PAGES
+from tests.support.fuzz_stage import PRECONDITIONS, Stage, failure_text, open_stage
+from tests.support.pages import serve_pages
+from tests.support.registry import answer
+
+# Generous: every hang a handler has costs a deadline, and pytest-timeout ends the whole session.
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(scaled(300, 1800))]
 
 SUITE = "schema_fuzzing"
 VALID_SETS = scaled(20, 200)
+LAUNCHING_SETS = scaled(4, 40)  # for the tools that start or end browsers: each launch costs a second or more
+LAUNCHING = frozenset({"chrome", "chrome_launch", "chrome_connect", "chrome_disconnect"})
 INVALID_SETS = scaled(20, 200)
-CALL_DEADLINE_S = 15.0  # far above any answer without a browser; reaching it counts as a crash
+CALL_DEADLINE_S = 15.0  # far above any answer once timeouts are bounded; reaching it counts as a crash
+SETUP_DEADLINE_S = 15.0  # a precondition or a restore (a relaunch included)
 SCHEMA_STEP = "Invalid arguments for "
-SPELLINGS = ("as drawn", "integral floats", "unbounded integers")
-HUGE_INTEGER = 10**400  # valid JSON, and Python parses it; past any float
-ALLOWED_VALID_OUTCOMES = {"ok", "CONNECTION", "STATE", "policy VALIDATION"}
-
-WIRE: dict[str, dict[str, dict[str, Any]]] = {
-    mode: {tool["name"]: tool["inputSchema"] for tool in json.loads(payload)["tools"]}
-    for mode, payload in (("smart", manifests.SMART_TOOLS_JSON), ("legacy", manifests.LEGACY_TOOLS_JSON))
-}
 CASES = [(mode, tool) for mode in MODES for tool in sorted(WIRE[mode])]
-
-# One value of each JSON type, for wrong-type mutations.
-SAMPLES: dict[str, object] = {
-    "string": "text",
-    "integer": 7,
-    "number": 2.5,
-    "boolean": True,
-    "array": ["a"],
-    "object": {"k": "v"},
-    "null": None,
-}
-JSON_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number"}
+ALLOWED_VALID_OUTCOMES = {"ok", "CONNECTION", "DEBUGGER", "STATE", "EXECUTION", "policy VALIDATION"}
+NEVER_OK = {"chrome_connect": "it may only ever meet closed ports"}
 FUZZ_SETTINGS = settings(
     derandomize=True,
     database=None,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
 )
-
-
-# --- contracts: one schema per route of a tool --------------------------------------------
-
-
-def contracts(mode: Mode, tool: str) -> list[dict[str, Any]]:
-    """The schemas a call of `tool` must match one of; a granular tool has just its wire schema."""
-    route = DISPATCH[mode][tool]
-    flat = WIRE[mode][tool]
-    if isinstance(route, ActionRoute):
-        key = route.discriminator
-        return [
-            _cut(
-                flat,
-                target.name,
-                pinned={key: {"const": action}},
-                required=[] if action == route.default_action else [key],
-            )
-            for action, target in route.actions.items()
-        ]
-    if isinstance(route, RuleRoute):
-        own = list(route.own.model_fields) if route.own is not None else []
-        cut = []
-        for index, rule in enumerate(route.rules):
-            pinned: dict[str, Any] = {name: flat["properties"][name] for name in own}
-            required, absent = [], set()
-            for earlier in route.rules[:index]:  # none of them may match
-                if earlier.present is not None:
-                    absent.add(earlier.present)
-                elif earlier.equals is not None:
-                    prop, value = earlier.equals
-                    pinned[prop] = {"allOf": [flat["properties"][prop], {"not": {"const": value}}]}
-                    if flat["properties"][prop].get("default") == value:
-                        required.append(prop)
-            if rule.present is not None:
-                required.append(rule.present)
-            elif rule.equals is not None:
-                prop, value = rule.equals
-                pinned[prop] = {"const": value}
-                if flat["properties"][prop].get("default") != value:
-                    required.append(prop)
-            cut.append(_cut(flat, rule.tool.name, pinned=pinned, required=required, absent=absent))
-        return cut
-    return [flat]
-
-
-def _cut(
-    flat: dict[str, Any],
-    target: str,
-    *,
-    pinned: dict[str, Any],
-    required: list[str],
-    absent: Collection[str] = (),
-) -> dict[str, Any]:
-    """The flat schema narrowed to one granular tool (as legacy mode lists it) plus `pinned`."""
-    granular = WIRE["legacy"][target]
-    properties = {
-        name: schema
-        for name, schema in flat["properties"].items()
-        if name in granular["properties"] and name not in absent
-    }
-    properties.update(pinned)
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": properties,
-        "required": sorted({*(n for n in granular.get("required", []) if n in properties), *required}),
-    }
-
-
-def spelled(args: dict[str, Any], contract: dict[str, Any], spelling: str) -> dict[str, Any]:
-    """A valid set as a JSON client may also write it: hypothesis-jsonschema draws Python ints,
-    but JSON Schema's integers include 5.0, and an integer without a maximum may be any size."""
-    if spelling == "integral floats":
-        return {k: float(v) if type(v) is int else v for k, v in args.items()}
-    if spelling == "unbounded integers":
-        unbounded = {k for k, schema in contract["properties"].items() if _is_unbounded_integer(schema)}
-        return {k: HUGE_INTEGER if type(v) is int and k in unbounded else v for k, v in args.items()}
-    return args
-
-
-def _is_unbounded_integer(schema: dict[str, Any]) -> bool:
-    declared = schema.get("type")
-    return "maximum" not in schema and (declared == "integer" or (isinstance(declared, list) and "integer" in declared))
-
-
-# --- the mutator --------------------------------------------------------------------------
-
-MISSING = object()
-
-
-@dataclass(frozen=True)
-class Mutation:
-    kind: str
-    field: str
-    value: object = MISSING
-
-    def apply(self, args: dict[str, Any]) -> dict[str, Any]:
-        mutated = dict(args)
-        if self.value is MISSING:
-            mutated.pop(self.field, None)
-        else:
-            mutated[self.field] = self.value
-        return mutated
-
-
-def _types(schema: dict[str, Any]) -> set[str]:
-    declared = schema.get("type")
-    if declared is None:  # a pinned discriminator or rule value
-        return {JSON_TYPES[type(choice)] for choice in _choices(schema)}
-    names = {declared} if isinstance(declared, str) else set(declared)
-    return names | {"integer"} if "number" in names else names
-
-
-def _choices(schema: dict[str, Any]) -> list[Any]:
-    return list(schema["enum"]) if "enum" in schema else [schema["const"]] if "const" in schema else []
-
-
-def mutations(contract: dict[str, Any], flat: dict[str, Any], route: object) -> list[Mutation]:
-    """Every one-step way to break `contract`; each names the field a correct refusal must name.
-
-    Where an action pins the route, another action's parameter is a mutation (under routing
-    rules it may just choose another route), and so is leaving the action out, unless a
-    default action then takes the call."""
-    found = [Mutation("extra property", "zz_not_a_parameter", "x")]
-    required = contract.get("required", [])
-    if isinstance(route, ActionRoute):
-        found += [
-            Mutation("another action's property", n, "x") for n in flat["properties"] if n not in contract["properties"]
-        ]
-        if route.default_action is not None:
-            required = [name for name in required if name != route.discriminator]
-    found += [Mutation("missing required", name) for name in required]
-    for name, schema in contract["properties"].items():
-        schema = schema.get("allOf", [schema])[0]
-        allowed = _types(schema)
-        for kind, sample in SAMPLES.items():
-            if kind not in allowed and (kind != "null" or name in contract.get("required", [])):
-                found.append(Mutation("wrong type", name, sample))
-        found += [Mutation(kind, name, value) for kind, value in _out_of_range(schema)]
-    return found
-
-
-def _out_of_range(schema: dict[str, Any]) -> Iterator[tuple[str, object]]:
-    if "minimum" in schema:
-        yield "below minimum", schema["minimum"] - (1 if schema.get("type") == "integer" else 0.5)
-    if "maximum" in schema:
-        yield "above maximum", schema["maximum"] + (1 if schema.get("type") == "integer" else 0.5)
-    if schema.get("minLength", 0) > 0:
-        yield "too short", "a" * (schema["minLength"] - 1)
-    if "pattern" in schema:
-        yield "off pattern", "does-not-match"
-    if schema.get("minItems", 0) > 0:
-        yield "too few items", []
-    if all(isinstance(choice, str) for choice in _choices(schema)) and _choices(schema):
-        yield "enum miss", "not-a-choice"
-    items = schema.get("items", {})
-    if items.get("type") == "string":
-        yield "item of wrong type", [7]
-        if items.get("minLength", 0) > 0:
-            yield "item too short", [""]
-    values = schema.get("additionalProperties")
-    if isinstance(values, dict) and values.get("type") == "string":
-        yield "value of wrong type", {"k": 7}
 
 
 # --- outcomes -----------------------------------------------------------------------------
@@ -274,13 +105,17 @@ class Figures:
     valid_schema_refused: int = 0
     valid_policy_refused: int = 0
     skipped_unsafe: int = 0
+    seconds: float = 0.0
     valid_outcomes: Counter[str] = field(default_factory=Counter)
     valid_by_spelling: Counter[str] = field(default_factory=Counter)
+    valid_by_precondition: Counter[str] = field(default_factory=Counter)
+    restored: Counter[str] = field(default_factory=Counter)
     invalid_by_kind: Counter[str] = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)
 
     def as_report(self) -> dict[str, Any]:
         figures = {k: v for k, v in vars(self).items() if k != "failures"}
+        figures["seconds"] = round(self.seconds, 1)
         figures["invalid_named_pct"] = round(100 * self.invalid_named / self.invalid, 1) if self.invalid else None
         return figures
 
@@ -296,36 +131,29 @@ def outcome_of(result: Any) -> tuple[str, str]:
     return kind, text
 
 
-def names_field(text: str, name: str) -> bool:
-    """Whether one of the listed problems ("- field: expected …", "- field.sub: …") is `name`."""
-    return re.search(rf"^- {re.escape(name)}[:.]", text, re.MULTILINE) is not None
+@pytest.fixture(scope="module")
+def stages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[Mode], Stage]]:
+    """One stage per mode, opened on first use, closed with the module; cdpilot's temporary
+    profiles go under the module's temporary directory, and no browser may outlive it."""
+    root = tmp_path_factory.mktemp("fuzz")
+    (root / "tmp").mkdir()
+    loop = asyncio.new_event_loop()
+    opened: dict[Mode, Stage] = {}
 
+    def stage(mode: Mode) -> Stage:
+        if mode not in opened:
+            opened[mode] = loop.run_until_complete(open_stage(mode, origin, root / mode, loop))
+        return opened[mode]
 
-def listening_loopback_ports() -> set[int]:
-    """Ports something listens on that 127.0.0.1 reaches (loopback or wildcard binds), per /proc."""
-    ports = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            local, state = line.split()[1], line.split()[3]
-            address, port = local.split(":")
-            if state == "0A" and (set(address) == {"0"} or address.endswith(("0100007F", "01000000"))):
-                ports.add(int(port, 16))
-    return ports
-
-
-def reaches_live_service(tool: str, args: dict[str, Any]) -> bool:
-    """Whether this call would connect to a real local listener; fuzzing must only ever meet
-    closed ports (hypothesis likes 9222 and 80, and other tests' browsers listen on loopback)."""
-    if tool != "chrome_connect" and not (tool == "chrome" and args.get("action") == "connect"):
-        return False
-    host, port = args.get("host", "127.0.0.1"), args.get("port", 9222)
-    if isinstance(args.get("ws_url"), str):
+    with serve_pages(FUZZ_PAGES) as origin, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tempfile, "tempdir", str(root / "tmp"))
         try:
-            parts = urlsplit(args["ws_url"].strip())
-            host, port = parts.hostname or "", parts.port or (443 if parts.scheme.lower() == "wss" else 80)
-        except ValueError:  # not a URL anyone could reach
-            return False
-    return isinstance(host, str) and is_loopback(host) and port in listening_loopback_ports()
+            yield stage
+        finally:
+            for opened_stage in opened.values():
+                loop.run_until_complete(opened_stage.registry.ctx.connections.aclose())
+            loop.close()
+    assert no_processes_with(str(root)), "a browser outlived the fuzz"
 
 
 # --- the run --------------------------------------------------------------------------------
@@ -333,86 +161,100 @@ def reaches_live_service(tool: str, args: dict[str, Any]) -> bool:
 PER_TOOL: dict[str, dict[str, Any]] = {}
 
 
-@pytest.fixture
-def fuzz_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Mode], Registry]]:
-    """A real registry whose browser search can only fail: the path named by the env does
-    not exist, PATH and the working directory are empty, so no fuzzed ``executable_path``
-    or ``"["`` can ever name a program to start."""
-    empty = tmp_path / "empty"
-    empty.mkdir()
-    monkeypatch.chdir(empty)
-    env = {
-        "CDPILOT_CHROME_PATH": "/nonexistent/chromium",
-        "PATH": str(empty),
-        "CDPILOT_CHROME_ARGS": shlex.join(TEST_CHROME_ARGS),
-    }
-    made: list[ConnectionManager] = []
-
-    def make(mode: Mode) -> Registry:
-        connections = ConnectionManager(env=env)
-        made.append(connections)
-        settings_ = Settings(output_dir=tmp_path / "out", rate_limit=None)  # thousands of calls a second, on purpose
-        return in_process_registry(connections, mode, settings_)
-
-    yield make
-    for connections in made:
-        assert connections.list() == []
-
-
 @pytest.mark.parametrize(("mode", "tool"), CASES, ids=[f"{m}-{t}" for m, t in CASES])
 def test_every_call_is_answered_and_every_invalid_one_names_its_field(
-    mode: Mode, tool: str, fuzz_registry: Callable[[Mode], Registry], report: Report
+    mode: Mode, tool: str, stages: Callable[[Mode], Stage], report: Report
 ) -> None:
-    registry = fuzz_registry(mode)
+    stage = stages(mode)
+    started = time.monotonic()
     flat = WIRE[mode][tool]
     routes = contracts(mode, tool)
     flat_validator = jsonschema.Draft202012Validator(flat)
-    route_validators = [jsonschema.Draft202012Validator(schema) for schema in routes]
+    route_validators = [jsonschema.Draft202012Validator(route.schema) for route in routes]
     figures = Figures()
-    loop = asyncio.new_event_loop()
 
     def call(args: dict[str, Any]) -> tuple[str, str]:
         try:
-            result = loop.run_until_complete(asyncio.wait_for(registry.call(tool, args), CALL_DEADLINE_S))
+            result = stage.run(stage.registry.call(tool, args), CALL_DEADLINE_S)
         except Exception as exc:  # escaped the boundary, or ran past the deadline
-            return "crash", f"{type(exc).__name__}: {exc}"
+            return "crash", failure_text(exc)
         kind, text = outcome_of(result)
         return ("crash", text) if kind == "UNKNOWN" else (kind, text)
 
     def note(failure: str, args: dict[str, Any], text: str) -> None:
         figures.failures.append(f"{failure}: {json.dumps(args, default=repr)[:300]} -> {text[:300]}")
 
-    @settings(FUZZ_SETTINGS, max_examples=VALID_SETS)
-    @given(st.one_of([st.tuples(from_schema(c), st.just(c), st.sampled_from(SPELLINGS)) for c in routes]))
-    def valid(drawn: tuple[dict[str, Any], dict[str, Any], str]) -> None:
-        args = spelled(*drawn)
+    def restore(contract: Contract, args: dict[str, Any]) -> None:
+        """Put the stage back; once more, reloading the page, if that fails (a navigation the call
+        started may commit under the first try). If the tools cannot undo what a valid call did,
+        that is a finding, and the fixture browser is replaced so that the next call starts clean."""
+        failures = []
+        for reload in (False, True):
+            try:
+                figures.restored.update(stage.run(stage.restore(contract.tool, reload=reload), SETUP_DEADLINE_S))
+                return
+            except Exception as exc:
+                failures.append(failure_text(exc))
+        note("restore failed", args, " / ".join(failures))
+        figures.restored.update(stage.run(stage.replace_browser(), SETUP_DEADLINE_S))
+
+    draws = [
+        st.tuples(
+            valid_sets(quick(variant), stage.suggested(variant.tool), stage.forced),
+            st.just(variant),
+            st.sampled_from(PRECONDITIONS),
+        )
+        for route in routes
+        for variant in with_choices(route)
+    ]
+
+    @settings(FUZZ_SETTINGS, max_examples=LAUNCHING_SETS if tool in LAUNCHING else VALID_SETS)
+    @given(st.one_of(draws))
+    def valid(drawn: tuple[tuple[dict[str, Any], str], Contract, str]) -> None:
+        (args, spelling), contract, precondition = drawn
         assert flat_validator.is_valid(args), "a contract strayed from the wire schema"
-        if reaches_live_service(tool, args) or (args.get("executable_path") and shutil.which(args["executable_path"])):
+        if unsafe(contract, args, stage.origin):
             figures.skipped_unsafe += 1
             assume(False)
         figures.valid += 1
-        figures.valid_by_spelling[drawn[2]] += 1
+        figures.valid_by_spelling[spelling] += 1
+        figures.valid_by_precondition[precondition] += 1
+        try:
+            stage.run(stage.establish(precondition), SETUP_DEADLINE_S)
+        except Exception:  # the last call's navigation may have committed after its restore
+            try:
+                stage.run(stage.restore(contract.tool, reload=True), SETUP_DEADLINE_S)
+                stage.run(stage.establish(precondition), SETUP_DEADLINE_S)
+            except Exception as exc:
+                note(f"precondition {precondition!r} failed", args, failure_text(exc))
+        args = stage.bound(args)
         kind, text = call(args)
         figures.valid_outcomes[kind] += 1
         if kind == "crash":
             figures.crashes += 1
-            note("crash", args, text)
+            note(f"crash ({precondition})", args, text)
         elif kind == "schema VALIDATION":
             figures.valid_schema_refused += 1
             note("valid set refused", args, text)
         elif kind == "policy VALIDATION":
             figures.valid_policy_refused += 1
         elif kind not in ALLOWED_VALID_OUTCOMES:
-            note(f"unexpected {kind}", args, text)
+            note(f"unexpected {kind} ({precondition})", args, text)
+        restore(contract, args)
 
     @settings(FUZZ_SETTINGS, max_examples=INVALID_SETS)
     @given(
         st.one_of(
-            [st.tuples(from_schema(c), st.sampled_from(mutations(c, flat, DISPATCH[mode][tool]))) for c in routes]
+            [
+                st.tuples(
+                    from_schema(c.schema), st.just(c), st.sampled_from(mutations(c.schema, flat, DISPATCH[mode][tool]))
+                )
+                for c in routes
+            ]
         )
     )
-    def invalid(drawn: tuple[dict[str, Any], Mutation]) -> None:
-        base, mutation = drawn
+    def invalid(drawn: tuple[dict[str, Any], Contract, Mutation]) -> None:
+        base, contract, mutation = drawn
         args = mutation.apply(base)
         assume(not any(validator.is_valid(args) for validator in route_validators))
         figures.invalid += 1
@@ -423,20 +265,19 @@ def test_every_call_is_answered_and_every_invalid_one_names_its_field(
             note("crash", args, text)
         elif kind.endswith("VALIDATION") and names_field(text, mutation.field):
             figures.invalid_named += 1
-        else:
+        else:  # it went past validation: whatever it did, put the stage back
             note(f"{mutation.kind} of {mutation.field} answered {kind}", args, text)
+            restore(contract, args)
 
-    try:
-        valid()
-        invalid()
-    finally:
-        loop.run_until_complete(registry.ctx.connections.aclose())
-        loop.close()
+    valid()
+    invalid()
+    figures.seconds = time.monotonic() - started
     PER_TOOL[f"{mode}/{tool}"] = figures.as_report()
     report.record(SUITE, per_tool=PER_TOOL, totals=_totals(PER_TOOL.values()))
     assert figures.failures == [], "\n".join(figures.failures[:10])
     assert figures.crashes == 0 and figures.valid_schema_refused == 0
     assert figures.invalid and figures.invalid_named == figures.invalid
+    assert figures.valid_outcomes["ok"] or tool in NEVER_OK, f"no valid call succeeded: {dict(figures.valid_outcomes)}"
 
 
 def _totals(per_tool: Collection[dict[str, Any]]) -> dict[str, Any]:
@@ -446,9 +287,10 @@ def _totals(per_tool: Collection[dict[str, Any]]) -> dict[str, Any]:
         for key, value in figures.items():
             if isinstance(value, dict):
                 total.setdefault(key, Counter()).update(value)
-            elif isinstance(value, int):
+            elif isinstance(value, int | float) and key != "invalid_named_pct":
                 total[key] = total.get(key, 0) + value
     invalid = total.get("invalid", 0)
+    total["seconds"] = round(total.get("seconds", 0), 1)
     total["invalid_named_pct"] = round(100 * total.get("invalid_named", 0) / invalid, 1) if invalid else None
     return total
 
@@ -457,7 +299,7 @@ def _totals(per_tool: Collection[dict[str, Any]]) -> dict[str, Any]:
     ("tool", "args", "expected"),
     [
         # JSON Schema's integers include 5.0; the registry used to refuse it as "a float".
-        pytest.param("get_console_logs", {"limit": 5.0}, "CONNECTION", id="integral-float"),
+        pytest.param("get_console_logs", {"limit": 5.0}, None, id="integral-float"),
         # urlsplit raised ValueError outside any check (UNKNOWN).
         pytest.param("chrome_connect", {"ws_url": "ws://["}, "VALIDATION", id="ws-url-unclosed-bracket"),
         # timeout_ms / 1000 overflowed a float (UNKNOWN); timeouts now have a schema maximum.
@@ -465,8 +307,9 @@ def _totals(per_tool: Collection[dict[str, Any]]) -> dict[str, Any]:
     ],
 )
 def test_what_the_fuzz_found(
-    tool: str, args: dict[str, Any], expected: str, fuzz_registry: Callable[[Mode], Registry]
+    tool: str, args: dict[str, Any], expected: str | None, stages: Callable[[Mode], Stage]
 ) -> None:
     """Each defect the fuzz found, pinned as one call: a regression test per fix."""
-    result = asyncio.run(fuzz_registry("legacy").call(tool, args))
-    assert (result.meta or {}).get("cdpilot/errorType") == expected, outcome_of(result)[1]
+    stage = stages("legacy")
+    error, text = stage.run(answer(stage.registry, tool, **args), CALL_DEADLINE_S)
+    assert error == expected, text
