@@ -19,7 +19,11 @@ classifies (`classify`), logs (`ErrorLog`) and formats the error result.
 Messages, suggestions and every answer may name tools with ``{tool:<granular_tool_name>}``;
 the registry renders each reference, on its success and its error path alike, in the syntax of
 the active mode (``chrome(action="launch")`` in smart mode, ``chrome_launch()`` in legacy mode),
-so the layers below never need to know the mode.
+so the layers below never need to know the mode. Parameters are named the same way:
+``{param:<name>}`` of the tool that was called, ``{param:<granular_tool>.<name>}`` of another.
+A smart tool does not take every parameter of the granular tools it serves, so a sentence that
+names one the active mode's tool does not take is left out (`render_parameter_references`):
+write such advice as a sentence of its own, after the advice that holds in every mode.
 """
 
 from __future__ import annotations
@@ -138,7 +142,7 @@ class CdpCommandError(ExecutionError):
 
 
 class CdpTimeoutError(ExecutionError):
-    default_suggestion = "Raise timeout_ms, or check that the page is not stuck."
+    default_suggestion = "Check that the page is not stuck. A higher {param:timeout_ms} gives it more time."
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,28 @@ _TOOL_REFERENCE = re.compile(r"\{tool:([a-z][a-z0-9_]*)\}")
 def render_tool_references(text: str, render_tool: Callable[[str], str]) -> str:
     """Replace every ``{tool:name}`` with the active mode's spelling of that granular tool."""
     return _TOOL_REFERENCE.sub(lambda m: render_tool(m.group(1)), text)
+
+
+_PARAMETER_REFERENCE = re.compile(r"\{param:(?:([a-z][a-z0-9_]*)\.)?([a-z][a-z0-9_]*)\}")
+_SENTENCES = re.compile(r"(?<=[.!?])(\s+)")
+
+
+def render_parameter_references(text: str, takes: Callable[[str | None, str], bool]) -> str:
+    """Replace every ``{param:name}`` (of the tool called: `takes(None, name)`) and
+    ``{param:tool.name}`` (of the granular `tool`) with the bare name; a sentence naming one
+    that its tool does not take in the active mode is left out, so no advice asks for what
+    cannot be given."""
+    if "{param:" not in text:
+        return text
+    pieces = _SENTENCES.split(text)  # sentence, gap, sentence, gap, ..., sentence
+    pieces.append("")  # the last sentence's gap
+    kept: list[str] = []  # sentence, gap, sentence, gap, ...
+    for sentence, gap in zip(pieces[::2], pieces[1::2], strict=True):
+        if all(takes(m[1], m[2]) for m in _PARAMETER_REFERENCE.finditer(sentence)):
+            kept += [_PARAMETER_REFERENCE.sub(lambda m: m[2], sentence), gap]
+        elif kept:  # the gap after a left-out sentence (a line break, say) follows the one before it
+            kept[-1] = gap if "\n" in gap or not kept[-1] else kept[-1]
+    return "".join(kept).rstrip()
 
 
 MASKED_MIN_CHARS = 4  # shorter strings carry no secret, and masking them would garble the line

@@ -102,9 +102,9 @@ def test_a_new_page_is_named_with_its_index_and_the_switch_to_it() -> None:
     gone = OpenedPage(None, "", "")
     assert effects_lines(Effects(opened_pages=[loaded, loading, gone], console=[_log("opened")])) == [
         'Opened a new page [2] "Summary" at http://127.0.0.1:8000/summary; this page stays current: '
-        "{tool:switch_target} with index=2 switches to it.",
+        "{tool:switch_target} with {param:switch_target.index}=2 switches to it.",
         "Opened a new page [1] at http://127.0.0.1:8000/next; this page stays current: "
-        "{tool:switch_target} with index=1 switches to it.",
+        "{tool:switch_target} with {param:switch_target.index}=1 switches to it.",
         "Opened a new page at about:blank; it closed again at once.",
         "Console: [log] opened",
     ]

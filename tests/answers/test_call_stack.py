@@ -83,7 +83,7 @@ def test_frames_and_variables_beyond_the_limits_are_counted() -> None:
         "#0 square app.js:22:18",
         "  22 | const result = x * x; // @square-body",
         "  local square: x = 3, …1 more",
-        "…1 more frames: raise max_frames.",
+        "…1 more frames: raise {param:debugger_get_call_stack.max_frames}.",
     ]
 
 

@@ -95,7 +95,8 @@ def test_expand_errors_adds_the_stacks() -> None:
 def test_no_entries_says_so_and_points_at_earlier_pages() -> None:
     assert answer(view()) == f"No console messages on the current page ({PAGE})."
     assert answer(view(earlier_pages=3)) == (
-        f"No console messages on the current page ({PAGE}). Earlier pages logged 3 (include_previous_pages=true)."
+        f"No console messages on the current page ({PAGE}). Earlier pages logged 3 "
+        f"({{param:get_console_logs.include_previous_pages}}=true)."
     )
     assert answer(view(level="debug", earlier_pages=3, include_previous_pages=True)) == (
         "No console messages at level debug on all recorded pages."
@@ -141,7 +142,7 @@ def test_a_level_whose_entries_were_all_dropped_is_not_called_empty() -> None:
     assert answer(view(level="debug", dropped={"debug": 5}, earlier_pages=1200)) == (
         f"Console at level debug on the current page ({PAGE}): none held; "
         "5 older debug entries were dropped (the log keeps the newest 1,000 log/info/debug entries). "
-        "Earlier pages logged 1,200 (include_previous_pages=true)."
+        "Earlier pages logged 1,200 ({param:get_console_logs.include_previous_pages}=true)."
     )
     assert answer(view(dropped={"warning": 1}, include_previous_pages=True)) == (
         "Console on all recorded pages: none held; "

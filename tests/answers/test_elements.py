@@ -88,15 +88,15 @@ def test_a_query_answer_sums_up_its_filters() -> None:
     found = QueryFindings(total=6, hidden=2, without_text=1, kept=3, elements=(FORM,), similar=None)
     assert query_answer(found, selector="form", text_contains="mail", max_chars=5000) == (
         '6 match "form" (2 hidden removed, 1 without text "mail" removed); showing 1 of 3. '
-        "[index] counts all matches, as click_element does.\n" + element_block(FORM)
+        "[index] counts all matches, as {tool:click_element} does.\n" + element_block(FORM)
     )
 
 
 def test_a_query_of_only_hidden_matches_says_how_to_see_them() -> None:
     found = QueryFindings(total=2, hidden=2, without_text=0, kept=0, elements=(), similar=None)
     assert query_answer(found, selector=".tip", text_contains=None, max_chars=5000) == (
-        '2 match ".tip" (2 hidden removed); showing 0 of 0. [index] counts all matches, as click_element does. '
-        "Use include_hidden=true to see the hidden ones."
+        '2 match ".tip" (2 hidden removed); showing 0 of 0. [index] counts all matches, as {tool:click_element} does. '
+        "Use {param:query_elements.include_hidden}=true to see the hidden ones."
     )
 
 
@@ -106,7 +106,8 @@ def test_no_match_names_what_is_similar() -> None:
         'No element matches "#emial" (searched 40 elements, 1 shadow root).\n'
         "Similar ids: #email\n"
         "Similar tags: button\n"
-        'Try a broader selector, or inspect_element(description="…") to find one from words.'
+        'Try a broader selector, or {tool:inspect_element} with {param:inspect_element.description}="…" '
+        "to find one from words."
     )
 
 

@@ -127,18 +127,18 @@ def test_a_filtered_page_names_its_filters_and_the_next_offset() -> None:
     page = listing(DATA, offset=10, matching=25, recorded=40, dropped=3, filter=wanted)
     assert request_list_answer(page, page_url=PAGE, max_chars=5000) == (
         f"showing 11–11 of 25 matching requests on {PAGE}, 3 oldest dropped "
-        "(type=fetch, status=200, url=/api/; 40 recorded); next: offset=11\n"
+        "(type=fetch, status=200, url=/api/; 40 recorded); next: {param:list_network_requests.offset}=11\n"
         "2 GET 200 fetch /api/data (46 B, 3 ms)"
     )
 
 
 def test_an_offset_past_the_end_says_how_many_there_are() -> None:
     assert request_list_answer(listing(offset=30, matching=25), page_url=PAGE, max_chars=5000) == (
-        f"offset=30 is past the end: 25 requests on {PAGE}."
+        f"{{param:list_network_requests.offset}}=30 is past the end: 25 requests on {PAGE}."
     )
     filtered = listing(offset=30, matching=25, recorded=26, filter=RequestFilter(status=200))
     assert request_list_answer(filtered, page_url=PAGE, max_chars=5000) == (
-        f"offset=30 is past the end: 25 matching requests on {PAGE}."
+        f"{{param:list_network_requests.offset}}=30 is past the end: 25 matching requests on {PAGE}."
     )
 
 
@@ -207,15 +207,15 @@ def test_the_detail_redacts_credentials_and_shows_the_body() -> None:
 def test_a_body_is_cut_by_max_body_chars_or_by_the_answer_budget() -> None:
     assert detail(DATA, ResponseBody(BODY, binary=False), max_body_chars=10) == (
         f"{DATA_HEAD}\n"
-        "Body (46 chars, first 10 shown because of max_body_chars; save_body_to writes all of it):\n"
+        "Body (46 chars, first 10 shown because of the body limit; "
+        "{param:get_network_request.save_body_to} writes all of it):\n"
         '{"message"'
     )
     big = ResponseBody(b"x" * 6000, binary=False)
     assert detail(DATA, big, max_body_chars=4000, max_chars=1000) == (  # 1000 - 252 before it - a margin of 200
         f"{DATA_HEAD}\n"
-        "Body (6000 chars, first 548 shown because of the answer size limit; save_body_to writes all of it):\n"
-        + "x"
-        * 548
+        "Body (6000 chars, first 548 shown because of the answer size limit; "
+        "{param:get_network_request.save_body_to} writes all of it):\n" + "x" * 548
     )
 
 
@@ -223,7 +223,8 @@ def test_a_body_that_is_binary_empty_missing_or_saved() -> None:
     binary = replace(DATA, mime_type="application/octet-stream")
     assert detail(binary, ResponseBody(bytes(range(256)), binary=True)) == (
         DATA_HEAD.replace("application/json, 46 B", "application/octet-stream, 46 B")
-        + "\nBody: binary, 256 bytes (application/octet-stream); save_body_to writes it to a file."
+        + "\nBody: binary, 256 bytes (application/octet-stream); {param:get_network_request.save_body_to} "
+        "writes it to a file."
     )
     assert detail(DATA, ResponseBody(b"", binary=False)) == f"{DATA_HEAD}\nBody: empty (as Chrome holds it)."
     gone = MissingBody("2", "session ended")
@@ -312,7 +313,8 @@ def test_a_body_chrome_did_not_keep_names_the_limit_and_what_to_do() -> None:
     assert missing_body_text(evicted) == (
         f"Chrome no longer holds the body of request 8 ({EVICTED}): it keeps 256.0 MB of the page's bodies in all "
         "(a binary one counts a third more, as base64) and pushes out the oldest for new ones.",
-        "Make the request again, then save its body right away with save_body_to=…, before later downloads push it "
+        "Make the request again, then save its body right away with "
+        "{param:get_network_request.save_body_to}=…, before later downloads push it "
         "out.",
     )
 
@@ -339,6 +341,7 @@ def test_the_detail_carries_the_suggestion_after_the_reason() -> None:
     assert detail(DATA, evicted).endswith(
         f"\nBody: not available. Chrome no longer holds the body of request 2 ({EVICTED}): it keeps 256.0 MB of the "
         "page's bodies in all (a binary one counts a third more, as base64) and pushes out the oldest for new ones. "
-        "Make the request again, then save its body right away with save_body_to=…, before later downloads push it "
+        "Make the request again, then save its body right away with "
+        "{param:get_network_request.save_body_to}=…, before later downloads push it "
         "out."
     )

@@ -152,7 +152,8 @@ def test_a_full_page_cut_by_its_format_says_so_and_what_goes_further() -> None:
     cut = ScreenshotCut(1280, 30000, "format", 16383)
     tall = Screenshot("A" * 4000, "webp", 50, 1280, 16383, "full page", cut=cut)
     assert screenshot_description(tall) == (
-        "full page, 1280×16383 (cut from 1280×30000: a webp image is at most 16,383 px a side; format=png goes "
+        "full page, 1280×16383 (cut from 1280×30000: a webp image is at most 16,383 px a side; "
+        "{param:browser_screenshot.format}=png goes "
         "further), webp q50, 3 KB"
     )
 
@@ -184,7 +185,8 @@ def test_a_scaled_inline_image_states_its_scale_and_how_to_get_it_whole() -> Non
     )
     assert screenshot_answer(shrunk) == (
         "Screenshot of full page, 1280×6000 scaled to 427×2000 (scale 0.333), jpeg q80, 3 KB. Scaled down to fit an "
-        "inline image (at most 2,000 px a side and 1,000,000 base64 characters); path=… saves it as asked, at full "
+        "inline image (at most 2,000 px a side and 1,000,000 base64 characters); "
+        "{param:browser_screenshot.path}=… saves it as asked, at full "
         "resolution."
     )
 
@@ -193,7 +195,8 @@ def test_a_lower_quality_is_stated_beside_the_one_asked() -> None:
     lowered = Screenshot("A" * 4000, "jpeg", 40, 780, 437, "viewport", fitted_to=INLINE, asked_quality=80)
     assert screenshot_answer(lowered) == (
         "Screenshot of the viewport, 780×437, jpeg q40 (asked q80), 3 KB. Quality lowered to fit an inline image (at "
-        "most 2,000 px a side and 1,000,000 base64 characters); path=… saves it as asked, at full resolution."
+        "most 2,000 px a side and 1,000,000 base64 characters); {param:browser_screenshot.path}=… saves "
+        "it as asked, at full resolution."
     )
 
 
@@ -204,7 +207,8 @@ def test_a_tiny_scale_warns_that_details_are_lost() -> None:
     answer = screenshot_answer(sliver)
     assert answer.startswith("Screenshot of #feed, 1280×100000 scaled to 26×2000 (scale 0.02), png, 3 KB. Scaled down")
     assert answer.endswith(
-        " Details are unreadable at this scale: capture one element with selector=…, or the viewport."
+        " Details are unreadable at this scale: capture one element with "
+        "{param:browser_screenshot.selector}=…, or the viewport."
     )
 
 

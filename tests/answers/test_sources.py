@@ -45,7 +45,7 @@ def test_a_long_list_is_paged_and_says_how_to_go_on() -> None:
     many = [ScriptEntry(f"{SITE}/s{n}.js", "none", "", ()) for n in range(LIST_ROWS + 5)]
     first = scripts_answer(many, filter_text=None, offset=0).splitlines()
     assert first[0] == f"{LIST_ROWS + 5} scripts loaded, 0 with a source map; rows 1–{LIST_ROWS} of {LIST_ROWS + 5}:"
-    assert first[-1] == f"More: offset={LIST_ROWS}."
+    assert first[-1] == f"More: {{param:debugger_list_scripts.offset}}={LIST_ROWS}."
     rest = scripts_answer(many, filter_text=None, offset=LIST_ROWS).splitlines()
     assert rest[0].endswith(f"rows {LIST_ROWS + 1}–{LIST_ROWS + 5} of {LIST_ROWS + 5}:") and len(rest) == 6
 
@@ -53,7 +53,8 @@ def test_a_long_list_is_paged_and_says_how_to_go_on() -> None:
 def test_reading_lines_numbers_them_and_says_what_follows() -> None:
     source = SourceText("src/cart.ts", True, tuple(f"line {n}" for n in range(1, 13)))
     assert source_lines_answer(source, start_line=9, line_count=2, max_chars=5000) == (
-        "src/cart.ts (original source), lines 9–10 of 12:\n 9 | line 9\n10 | line 10\nMore: start_line=11."
+        "src/cart.ts (original source), lines 9–10 of 12:\n 9 | line 9\n10 | line 10\nMore: "
+        "{param:debugger_read_source.start_line}=11."
     )
     assert source_lines_answer(source, start_line=12, line_count=5, max_chars=5000).endswith("12 | line 12")
     assert source_lines_answer(source, start_line=13, line_count=5, max_chars=5000) == (
@@ -64,7 +65,7 @@ def test_reading_lines_numbers_them_and_says_what_follows() -> None:
 def test_reading_stops_at_the_answer_budget() -> None:
     source = SourceText(f"{SITE}/app.js", False, tuple("x" * 150 for _ in range(100)))
     text = source_lines_answer(source, start_line=1, line_count=100, max_chars=1000)
-    assert len(text) <= 1000 and text.splitlines()[-1].startswith("More: start_line=")
+    assert len(text) <= 1000 and text.splitlines()[-1].startswith("More: {param:debugger_read_source.start_line}=")
     assert text.splitlines()[0] == f"{SITE}/app.js (script), lines 1–4 of 100:"
 
 

@@ -104,7 +104,7 @@ def test_what_the_read_left_out_is_marked_and_said() -> None:
     assert evaluation_answer(value, max_chars=5000) == (
         '[1,"abc…[+7 chars]",[Object],…[+497 more]]\n'
         "(Cut where marked: the value holds more than one answer reads. For the rest, narrow the expression "
-        "(one property, .slice()), or pass save_to (a file name) to write the whole value to a file.)"
+        "(one property, .slice()), or pass {param:save_to} (a file name) to write the whole value to a file.)"
     )
 
 
@@ -116,7 +116,8 @@ def test_a_long_string_is_cut_with_its_size_and_how_to_read_the_rest() -> None:
     assert head == '"' + "x" * kept + f"…[+{20_000 - kept} chars]"
     assert note == (
         f"(Cut: the value is a string of 20000 characters; the answer shows the first {kept}. For the rest, "
-        f"narrow the expression (.slice({kept}, {2 * kept})), or pass save_to (a file name) to write the whole "
+        f"narrow the expression (.slice({kept}, {2 * kept})), or pass {{param:save_to}} (a file name) to "
+        "write the whole "
         "value to a file.)"
     )
 
@@ -133,7 +134,7 @@ def test_a_long_description_is_cut_with_what_the_value_is() -> None:
     assert answer.startswith("[0,1,2,3,")
     assert answer.endswith(
         "(Cut: the value is an array of 3000 items; its description is 13891 characters, and the answer shows "
-        "its start. For the rest, narrow the expression (one property, .slice(), .length), or pass save_to "
+        "its start. For the rest, narrow the expression (one property, .slice(), .length), or pass {param:save_to} "
         "(a file name) to write the whole value to a file.)"
     )
 

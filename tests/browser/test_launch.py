@@ -227,7 +227,8 @@ async def test_a_given_browser_that_is_not_executable_is_refused(tmp_path: Path,
     path = str(tmp_path / "no-such-chrome")
     env = {**chrome_env(), "CDPILOT_CHROME_PATH": path} if source == "CDPILOT_CHROME_PATH" else chrome_env()
     options = LaunchOptions(connection_id=None, executable_path=path if source == "executable_path" else None)
-    with pytest.raises(BrowserConnectionError, match=f"given by {source} .* is not an executable file"):
+    named = "the executable path" if source == "executable_path" else source
+    with pytest.raises(BrowserConnectionError, match=f"given by {named} .* is not an executable file"):
         await ConnectionManager(env=env).launch(options)
 
 

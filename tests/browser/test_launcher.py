@@ -39,7 +39,7 @@ def test_the_browser_is_found_in_order_of_preference(tmp_path: Path) -> None:
 
 def test_a_missing_explicit_browser_is_not_replaced_by_another(tmp_path: Path) -> None:
     executable(tmp_path, "chromium")
-    with pytest.raises(BrowserConnectionError, match="given by executable_path"):
+    with pytest.raises(BrowserConnectionError, match="given by the executable path"):
         find_browser(str(tmp_path / "missing"), {"PATH": str(tmp_path)})
 
 

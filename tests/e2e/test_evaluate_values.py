@@ -148,7 +148,7 @@ async def test_a_busy_loop_is_stopped_and_the_page_answers_again(values_page: Mo
     kind, text = await client.error("evaluate_js", expression="while (true) {}", timeout_ms=1000)
     assert kind == "EXECUTION"
     assert "did not finish within 1000 ms, so it was stopped; the page is free again." in text
-    assert "Suggestion: Raise timeout_ms (up to 120000)" in text  # a parameter evaluate has in both modes
+    assert "A higher timeout_ms (up to 120000) gives it more time." in text  # a parameter evaluate has in both modes
     assert await client.ok("evaluate_js", expression="document.title") == '"Values"'
 
 

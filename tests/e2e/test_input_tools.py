@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 import anyio
 import pytest
@@ -309,13 +310,14 @@ async def test_an_open_dialog_is_said_at_once_by_tools_that_need_the_page(client
     assert request_id is not None, listed
     await client.ok("click_element", selector="#alert-btn")
     started = time.monotonic()
-    for tool, arguments in [
+    calls: list[tuple[str, dict[str, Any]]] = [
         ("browser_screenshot", {}),
         ("browser_set_viewport", {"width": 800, "height": 600}),
         ("browser_emulate_media", {"media": "print"}),
         ("get_network_request", {"request_id": request_id[1], "include_body": True}),
         ("debugger_skip_all_pauses", {"skip_all_pauses": True}),
-    ]:
+    ]
+    for tool, arguments in calls:
         kind, text = await client.error(tool, **arguments)
         assert kind == "STATE" and 'An alert dialog is open: "Hello alert"' in text, (tool, text)
     assert time.monotonic() - started < PROMPT_S

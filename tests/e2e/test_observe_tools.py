@@ -216,7 +216,7 @@ async def test_request_detail_redacts_secrets_and_cuts_the_body(client: ModeClie
     if client.mode == "legacy":  # smart mode omits max_body_chars (x-cdpilot.omit)
         cut = await client.ok("get_network_request", request_id=data_id, max_body_chars=10)
         assert cut.endswith(
-            f"Body ({len(body)} chars, first 10 shown because of max_body_chars; save_body_to writes all of it):\n"
+            f"Body ({len(body)} chars, first 10 shown because of the body limit; save_body_to writes all of it):\n"
             + body[:10]
         )
     headers_only = await client.ok("get_network_request", request_id=data_id, include_body=False)

@@ -32,6 +32,7 @@ URL, a path outside the output directory, an invalid CSS selector), counted as `
 VALIDATION``; unsafe sets skipped (``skipped_unsafe``). Every tool must also answer some
 valid call with success, unless listed in `NEVER_OK` with the reason.
 """
+
 from __future__ import annotations
 
 import asyncio

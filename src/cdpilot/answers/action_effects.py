@@ -106,7 +106,7 @@ def opened_page_line(page: OpenedPage) -> str:
         return f"Opened a new page{title} at {url}; it closed again at once."
     return (
         f"Opened a new page [{page.index}]{title} at {url}; this page stays current: "
-        f"{{tool:switch_target}} with index={page.index} switches to it."
+        f"{{tool:switch_target}} with {{param:switch_target.index}}={page.index} switches to it."
     )
 
 

@@ -43,7 +43,7 @@ def call_stack_lines(stack: CallStack) -> list[str]:
             lines.append(f"  {shown_line(where)} | {clip(one_line(detail.source_line), SOURCE_LINE_CHARS)}")
         lines += [scope_line(scope) for scope in detail.scopes]
     if total > len(stack.frames):
-        lines.append(f"…{total - len(stack.frames)} more frames: raise max_frames.")
+        lines.append(f"…{total - len(stack.frames)} more frames: raise {{param:debugger_get_call_stack.max_frames}}.")
     return lines + async_stack_lines(stack.pause, names)
 
 

@@ -89,7 +89,8 @@ def console_answer(view: ConsoleView, *, page_url: str, limit: int, expand_error
         else:
             text = f"No console messages{level} on {scope}."
         if view.earlier_pages and not view.include_previous_pages:
-            text += f" Earlier pages logged {view.earlier_pages:,} (include_previous_pages=true)."
+            more = "{param:get_console_logs.include_previous_pages}=true"
+            text += f" Earlier pages logged {view.earlier_pages:,} ({more})."
         return text
     origin = origin_of(page_url)
     lines = [console_entry_line(e, text_chars=None, origin=origin, expand=expand_errors) for e in view.entries]

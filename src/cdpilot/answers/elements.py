@@ -90,7 +90,10 @@ def no_match_answer(selector: str, similar: SimilarNames) -> str:
     if len(lines) == 1:
         some = ", ".join("#" + i for i in similar.some_ids)
         lines.append(f"Ids on the page: {some} ({similar.id_count} in all)." if some else "The page has no ids.")
-    lines.append('Try a broader selector, or inspect_element(description="…") to find one from words.')
+    lines.append(
+        'Try a broader selector, or {tool:inspect_element} with {param:inspect_element.description}="…" '
+        "to find one from words."
+    )
     return "\n".join(lines)
 
 
@@ -105,9 +108,9 @@ def query_answer(found: QueryFindings, *, selector: str, text_contains: str | No
     summary = f'{found.total} match "{selector}"' + (f" ({', '.join(removed)})" if removed else "")
     summary += f"; showing {len(found.elements)} of {found.kept}."
     if removed:
-        summary += " [index] counts all matches, as click_element does."
+        summary += " [index] counts all matches, as {tool:click_element} does."
     if not found.kept and found.hidden:
-        summary += " Use include_hidden=true to see the hidden ones."
+        summary += " Use {param:query_elements.include_hidden}=true to see the hidden ones."
     blocks = [(element_block(element), element_head(element)) for element in found.elements]
     return fit_blocks(summary, blocks, max_chars, "query an element on its own for its details")
 
@@ -117,7 +120,8 @@ def inspect_answer(found: InspectFindings, *, wanted: Sequence[str], max_chars: 
     if not found.candidates:
         return (
             f"No element resembles {', '.join(wanted)} (scored {found.scored} elements).\n"
-            'List elements by CSS with query_elements(selector="button") (or "a", "input", "form *"), '
+            'List elements by CSS with {tool:query_elements} and a {param:query_elements.selector} such as "button", '
+            '"a", "input" or "form *", '
             "or describe it with the words it shows (its text, label or placeholder)."
         )
     summary = (

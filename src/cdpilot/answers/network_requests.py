@@ -42,6 +42,7 @@ HEADERS_ROOM = 3000  # characters shared by the header values of one request
 HEADER_VALUE_CHARS = (40, 200)  # one header value gets its share of that room, within these bounds
 MAX_POST_DATA = 300
 BODY_MARGIN = 200  # room kept free below the answer budget when the body is sized
+SAVE_BODY = "{param:get_network_request.save_body_to}"
 
 
 def redact_headers(headers: Mapping[str, str]) -> list[tuple[str, str]]:
@@ -90,13 +91,13 @@ def request_list_answer(page: RequestPage, *, page_url: str, max_chars: int) -> 
         return f"{what} ({page.recorded} recorded {where})."
     matched = f"{page.matching} matching requests" if filters else f"{page.matching} requests"
     if not page.requests:
-        return f"offset={page.offset} is past the end: {matched} {where}."
+        return f"{{param:list_network_requests.offset}}={page.offset} is past the end: {matched} {where}."
     end = page.offset + len(page.requests)
     header = f"showing {page.offset + 1}–{end} of {matched} {where}"
     if filters:
         header += f" ({', '.join(filters)}; {page.recorded} recorded)"
     if end < page.matching:
-        header += f"; next: offset={end}"
+        header += f"; next: {{param:list_network_requests.offset}}={end}"
     budget = max_chars - len(header) - 100
     low, high = LIST_URL_CHARS
     url_chars = max(low, min(high, budget // len(page.requests) - LIST_LINE_CHARS))
@@ -163,14 +164,14 @@ def body_lines(
     if not body.data:
         return ["Body: empty (as Chrome holds it)."]
     if body.binary:
-        return [f"Body: binary, {len(body.data)} bytes ({mime_type}); save_body_to writes it to a file."]
+        return [f"Body: binary, {len(body.data)} bytes ({mime_type}); {SAVE_BODY} writes it to a file."]
     text = body.data.decode("utf-8", errors="replace")
     limit = min(max_body_chars, max(0, room))
     if len(text) <= limit:
         return [f"Body ({len(text)} chars):", text]
-    why = "max_body_chars" if limit == max_body_chars else "the answer size limit"
+    why = "the body limit" if limit == max_body_chars else "the answer size limit"
     return [
-        f"Body ({len(text)} chars, first {limit} shown because of {why}; save_body_to writes all of it):",
+        f"Body ({len(text)} chars, first {limit} shown because of {why}; {SAVE_BODY} writes all of it):",
         text[:limit],
     ]
 
@@ -204,7 +205,8 @@ def missing_body_text(body: MissingBody) -> tuple[str, str | None]:
         return (
             f"Chrome no longer holds the body of request {number} ({body.detail}): it keeps {limit} of the page's "
             "bodies in all (a binary one counts a third more, as base64) and pushes out the oldest for new ones.",
-            "Make the request again, then save its body right away with save_body_to=…, before later downloads "
+            f"Make the request again, then save its body right away with {SAVE_BODY}=…, "
+            "before later downloads "
             "push it out.",
         )
     # unreadable: Chrome may hold it, but its reply would not fit in a message

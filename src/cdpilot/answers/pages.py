@@ -120,7 +120,10 @@ def _subject(shot: Screenshot) -> str:
 
 def _cut_reason(cut: ScreenshotCut, image_format: ImageFormat) -> str:
     if cut.by == "format":
-        return f"a {image_format} image is at most {cut.limit:,} px a side; format=png goes further"
+        return (
+            f"a {image_format} image is at most {cut.limit:,} px a side; "
+            "{param:browser_screenshot.format}=png goes further"
+        )
     return f"a larger image might not fit in one CDP message of {human_size(cut.limit)}"
 
 
@@ -134,10 +137,14 @@ def screenshot_answer(shot: Screenshot) -> str:
     done = " and ".join(step for step, taken in steps if taken)
     text += (
         f". {done.capitalize()} to fit an inline image (at most {fit.max_side_px:,} px a side and "
-        f"{fit.max_chars:,} base64 characters); path=… saves it as asked, at full resolution."
+        f"{fit.max_chars:,} base64 characters); {{param:browser_screenshot.path}}=… saves it as asked, "
+        "at full resolution."
     )
     if shot.scale < UNREADABLE_SCALE:
-        text += " Details are unreadable at this scale: capture one element with selector=…, or the viewport."
+        text += (
+            " Details are unreadable at this scale: capture one element with "
+            "{param:browser_screenshot.selector}=…, or the viewport."
+        )
     return text
 
 

@@ -31,7 +31,7 @@ def scripts_answer(entries: Sequence[ScriptEntry], *, filter_text: str | None, o
     )
     lines = [head, *shown]
     if offset + len(shown) < len(rows):
-        lines.append(f"More: offset={offset + len(shown)}.")
+        lines.append(f"More: {{param:debugger_list_scripts.offset}}={offset + len(shown)}.")
     return "\n".join(lines)
 
 
@@ -76,7 +76,7 @@ def source_lines_answer(source: SourceText, *, start_line: int, line_count: int,
         size += len(line) + 1
     lines = [f"{source.name} ({kind}), lines {start_line}–{end} of {total}:", *body]
     if end < total:
-        lines.append(f"More: start_line={end + 1}.")
+        lines.append(f"More: {{param:debugger_read_source.start_line}}={end + 1}.")
     return "\n".join(lines)
 
 

@@ -45,7 +45,9 @@ from cdpilot.browser.value_facts import (
 from cdpilot.text import clip, cut_marker
 
 SAVED_START_CHARS = 500  # of a saved value, the answer shows its start only: the file has it all
-REST_HINT = "narrow the expression ({examples}), or pass save_to (a file name) to write the whole value to a file"
+REST_HINT = (
+    "narrow the expression ({examples}), or pass {{param:save_to}} (a file name) to write the whole value to a file"
+)
 
 
 def value_text(value: Value) -> str:

@@ -44,8 +44,8 @@ async def chrome_launch(args: ChromeLaunchArgs, ctx: ToolContext) -> ToolResult:
 async def chrome_connect(args: ChromeConnectArgs, ctx: ToolContext) -> ToolResult:
     if args.ws_url is not None and {"host", "port"} & args.model_fields_set:
         raise ArgumentError(
-            "Give either ws_url or host/port, not both.",
-            problems=[FieldProblem("ws_url", "host and port left out when ws_url is given", "both")],
+            "Give either {param:ws_url} or {param:host}/{param:port}, not both.",
+            problems=[FieldProblem("ws_url", "host and port left out when {param:ws_url} is given", "both")],
         )
     info = await ctx.connections.connect(
         ConnectOptions(

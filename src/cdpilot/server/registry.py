@@ -24,7 +24,14 @@ from pydantic import BaseModel, ValidationError
 
 from cdpilot.answers.tool_errors import error_text
 from cdpilot.context import ToolContext, ToolResult, collecting_call_notes
-from cdpilot.errors import ArgumentError, ErrorLog, FieldProblem, classify, render_tool_references
+from cdpilot.errors import (
+    ArgumentError,
+    ErrorLog,
+    FieldProblem,
+    classify,
+    render_parameter_references,
+    render_tool_references,
+)
 from cdpilot.server.rate_limit import RateLimiter
 from cdpilot.text import clip
 
@@ -164,6 +171,22 @@ def _unlisted(route: ActionRoute | RuleRoute, name: str) -> str:
     return f"no such parameter for {route.name} (parameters: {', '.join(route.parameters)})"
 
 
+def parameters_by_tool(table: Mapping[str, ToolRoute | ActionRoute | RuleRoute]) -> dict[str, frozenset[str]]:
+    """For each granular tool (and each tool of the table by its own name), the parameters a
+    call in this mode can give it: a smart tool passes on only what its flat schema lists."""
+    found: dict[str, frozenset[str]] = {}
+    for name, route in table.items():
+        if isinstance(route, ToolRoute):
+            found[name] = frozenset(route.model.model_fields)
+            continue
+        exposed = frozenset(route.parameters)
+        found[name] = exposed
+        targets = route.actions.values() if isinstance(route, ActionRoute) else [rule.tool for rule in route.rules]
+        for target in targets:
+            found[target.name] = frozenset(target.model.model_fields) & exposed
+    return found
+
+
 class Registry:
     """Serves one mode's tools against one handler table."""
 
@@ -182,12 +205,22 @@ class Registry:
         self._handlers = typing.cast(Mapping[str, Handler], handlers)
         self._table = DISPATCH[ctx.mode]
         self._spellings = SPELLINGS[ctx.mode]
+        self._parameters = parameters_by_tool(self._table)
         self._log = log or ErrorLog()
         self._limiter = RateLimiter(ctx.settings.rate_limit)
 
     def spell(self, tool: str) -> str:
         """A granular tool as the client must call it in the active mode."""
         return self._spellings.get(tool, f"{tool}()")
+
+    def render(self, text: str, called: str) -> str:
+        """`text` with its tool and parameter references in the active mode's terms; `called`
+        is the tool the call reached (granular once routed, else as the client named it)."""
+
+        def takes(tool: str | None, parameter: str) -> bool:
+            return parameter in self._parameters.get(tool or called, ())
+
+        return render_tool_references(render_parameter_references(text, takes), self.spell)
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
         served = self.ctx.settings.tools  # a tool filtered out at start is as unknown as one that never existed
@@ -211,7 +244,7 @@ class Registry:
                 try:
                     result = await self._handlers[tool.name](model, self.ctx)
                 except Exception as exc:
-                    return self._failure(name, connection_id, exc, arguments or {}, notes)
+                    return self._failure(name, connection_id, exc, arguments or {}, notes, reached=tool.name)
             return self._success(result, tool.name, notes)
         except Exception as exc:
             return self._failure(name, connection_id, exc, arguments or {})
@@ -238,7 +271,7 @@ class Registry:
         )
 
     def _success(self, result: ToolResult, tool: str, notes: Sequence[str] = ()) -> types.CallToolResult:
-        text = render_tool_references("\n".join([*notes, result.text]), self.spell)
+        text = self.render("\n".join([*notes, result.text]), tool)
         limit = self.ctx.settings.max_answer_chars
         if len(text) > limit:  # cut, never refuse: the start is worth reading, and the note says what is missing
             note = (
@@ -257,10 +290,12 @@ class Registry:
         exc: Exception,
         arguments: Mapping[str, Any],
         notes: Sequence[str] = (),
+        *,
+        reached: str | None = None,
     ) -> types.CallToolResult:
         info = classify(exc)
-        suggestion = render_tool_references(info.suggestion, self.spell)
-        message = render_tool_references(info.message, self.spell)
+        suggestion = self.render(info.suggestion, reached or name)
+        message = self.render(info.message, reached or name)
         rendered = type(info)(info.error_type, info.recoverable, message, suggestion)
         route = self._table[name]
         if isinstance(route, ActionRoute):  # the action is no secret, and masking "connect" would garble the line

@@ -76,7 +76,7 @@ def check_script_choice(url: str | None, url_regex: str | None) -> None:
     if (url is None) == (url_regex is None):
         given = "both" if url is not None else "neither"
         raise ArgumentError(
-            "A breakpoint needs a script: url or url_regex.",
+            "A breakpoint needs a script: {param:url} or {param:url_regex}.",
             problems=[FieldProblem("url / url_regex", "exactly one of them", given)],
             suggestion="Give the script's URL or the end of it (app.js), an original file (src/cart.ts), "
             "or a regex that matches the script's URL.",
@@ -86,7 +86,7 @@ def check_script_choice(url: str | None, url_regex: str | None) -> None:
             re.compile(url_regex)
         except re.error as exc:
             raise ArgumentError(
-                "url_regex is not a valid regular expression.",
+                "{param:url_regex} is not a valid regular expression.",
                 problems=[FieldProblem("url_regex", "a regular expression", f"one that fails: {exc}")],
             ) from exc
 

@@ -138,7 +138,8 @@ def check_select_choice(value: str | None, label: str | None) -> None:
         raise ArgumentError(
             "Give exactly one of value and label.",
             problems=[FieldProblem("value", "exactly one of value or label", given)],
-            suggestion="Call {tool:select_option} with value=… (the option's value) or label=… (its text), not both.",
+            suggestion="Call {tool:select_option} with {param:select_option.value}=… (the option's value) or "
+            "{param:select_option.label}=… (its text), not both.",
         )
 
 
@@ -243,12 +244,12 @@ def _not_actionable(element: ElementHandle, problem: str, timeout_ms: int) -> St
         return StateError(
             f"{what} is not visible ({problem.removeprefix('hidden:')}) after {timeout_ms} ms.",
             suggestion="Make it visible first (open its menu, tab or dialog), or wait for it with {tool:wait_for}; "
-            "{tool:query_elements} with include_hidden=true lists hidden matches.",
+            "{tool:query_elements} with {param:query_elements.include_hidden}=true lists hidden matches.",
         )
     reasons = {
         "moving": (
             f"{what} kept moving (animating) for {timeout_ms} ms.",
-            "Raise timeout_ms so it can settle, or wait for the page with {tool:wait_for}.",
+            "Wait for the page with {tool:wait_for}. A higher {param:timeout_ms} gives it time to settle.",
         ),
         "disabled": (
             f"{what} is disabled.",
@@ -288,7 +289,8 @@ def _no_such_option(element: ElementHandle, by: str, wanted: str, reply: dict[st
     return StateError(
         f'{element.description} has no option with {by} "{clip(one_line(wanted), 80)}". '
         f"Options (value (label)): {listed}.",
-        suggestion="Call {tool:select_option} again with one of the values (value=…) or labels (label=…) above.",
+        suggestion="Call {tool:select_option} again with one of the values ({param:select_option.value}=…) or labels "
+        "({param:select_option.label}=…) above.",
     )
 
 

@@ -61,7 +61,10 @@ CONTEXT_GONE = (
     "Cannot find default execution context",
 )
 
-WAIT_HINT = "Raise timeout_ms, or look at what the page has with {tool:query_elements} or {tool:browser_screenshot}."
+WAIT_HINT = (
+    "Look at what the page has with {tool:query_elements} or {tool:browser_screenshot}. "
+    "A higher {param:timeout_ms} waits longer."
+)
 
 
 async def run_page_script(conn: BrowserConnection, expression: str, *, by_value: bool = True) -> dict[str, Any]:
@@ -146,7 +149,8 @@ def check_inspect_request(description: str | None, text: str | None, attributes:
         raise ArgumentError(
             "Say what to look for.",
             problems=[FieldProblem("description | text | attributes", "at least one of them", "none")],
-            suggestion='Call {tool:inspect_element} with e.g. description="login submit button" or text="Sign in".',
+            suggestion="Call {tool:inspect_element} with e.g. "
+            '{param:inspect_element.description}="login submit button" or {param:inspect_element.text}="Sign in".',
         )
 
 
@@ -155,7 +159,8 @@ def check_wait_request(selector: str | None, texts: list[str] | None) -> None:
         raise ArgumentError(
             "Wait for a selector or for texts, not both and not neither.",
             problems=[FieldProblem("selector | texts", "exactly one of them", "both" if selector else "neither")],
-            suggestion='Call {tool:wait_for} with selector="#results" (and a state), or with texts=["Welcome"].',
+            suggestion='Call {tool:wait_for} with {param:wait_for.selector}="#results" (and a state), '
+            'or with {param:wait_for.texts}=["Welcome"].',
         )
 
 

@@ -137,8 +137,8 @@ async def screenshot(
         raise ArgumentError(
             f"The screenshot cannot be made to fit {limits.max_chars:,} base64 characters inline.",
             problems=[FieldProblem("path", "a file to write it to", "nothing")],
-            suggestion="Save it with path=… (under the output directory), or capture less: no full_page, or one "
-            "element with selector=….",
+            suggestion="Save it with {param:browser_screenshot.path}=… (under the output directory), or capture less: "
+            "no {param:browser_screenshot.full_page}, or one element with {param:browser_screenshot.selector}=….",
         )
     shrunk = scale < 1 or used_quality != asked_quality
     return Screenshot(

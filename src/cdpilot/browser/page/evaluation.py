@@ -133,7 +133,7 @@ async def _run(
     )
     raise CdpTimeoutError(
         f"The expression did not finish within {timeout_ms} ms, {outcome}",
-        suggestion=_more_time(timeout_ms, "or make the expression do less"),
+        suggestion=_more_time(timeout_ms, "Make the expression do less"),
     )
 
 
@@ -163,13 +163,13 @@ async def _settle(conn: BrowserConnection, promise_id: str, deadline: float, tim
     raise CdpTimeoutError(
         f"The promise did not settle within {timeout_ms} ms. cdpilot stopped waiting, but a promise cannot be "
         "stopped: the work it started (timers, requests) may still go on in the page.",
-        suggestion=_more_time(timeout_ms, "or keep the result in a page variable and read it in a later call"),
+        suggestion=_more_time(timeout_ms, "Keep the result in a page variable and read it in a later call"),
     )
 
 
 def _more_time(timeout_ms: int, alternative: str) -> str:
     if timeout_ms < MAX_TIMEOUT_MS:
-        return f"Raise timeout_ms (up to {MAX_TIMEOUT_MS}), {alternative}."
+        return f"{alternative}. A higher {{param:timeout_ms}} (up to {MAX_TIMEOUT_MS}) gives it more time."
     return (
         f"{MAX_TIMEOUT_MS} ms is the longest one call waits: start the work in one call "
         "(window.job = doWork()) and read its outcome in later ones."

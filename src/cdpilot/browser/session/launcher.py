@@ -52,8 +52,8 @@ from cdpilot.errors import BrowserConnectionError
 
 BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome")
 INSTALL_HINT = (
-    "Install one (Debian/Ubuntu: `apt-get install chromium`), or set CDPILOT_CHROME_PATH or "
-    "executable_path to a Chrome/Chromium binary."
+    "Install one (Debian/Ubuntu: `apt-get install chromium`), or set CDPILOT_CHROME_PATH to a Chrome/Chromium "
+    "binary. {tool:chrome_launch} also takes one as {param:chrome_launch.executable_path}."
 )
 GRACEFUL_EXIT_S = 5.0
 SCREEN_MARGIN_PX = 400  # room above a headless viewport for the browser's UI (about 150 px today)
@@ -135,7 +135,7 @@ def find_browser(executable_path: str | None, env: Mapping[str, str]) -> str:
     """The browser binary: `executable_path`, else $CDPILOT_CHROME_PATH, else one on PATH."""
     search_path = env.get("PATH", os.defpath)
     for source, candidate in (
-        ("executable_path", executable_path),
+        ("the executable path", executable_path),
         ("CDPILOT_CHROME_PATH", env.get("CDPILOT_CHROME_PATH")),
     ):
         if candidate:

@@ -205,8 +205,7 @@ class ConnectionManager:
             ) from exc
         except CdpTimeoutError as exc:
             raise BrowserConnectionError(
-                f"The browser did not answer within {timeout_s:g} s of starting. "
-                "Raise timeout_ms if this machine is slow."
+                f"The browser did not answer within {timeout_s:g} s of starting: the machine may be overloaded."
             ) from exc
 
     async def _open_start_url(self, connection: BrowserConnection, start_url: str) -> None:
