@@ -155,6 +155,15 @@ async def test_click_refuses_an_element_that_keeps_moving(client: ModeClient, si
     assert kind == "STATE" and "kept moving" in text and "timeout_ms" in text
 
 
+async def test_a_suggestion_names_timeout_ms_only_where_the_tool_takes_it(client: ModeClient, site_url: str) -> None:
+    """Smart mode's interact takes no timeout_ms, so its hover waits the default and says nothing of it."""
+    await goto(client, site_url, "/moving")
+    arguments = {"timeout_ms": 300} if client.mode == "legacy" else {}
+    kind, text = await client.error("hover_element", selector="#runner", **arguments)
+    assert kind == "STATE" and "kept moving" in text and "Suggestion: Wait for the page with wait_for" in text, text
+    assert ("timeout_ms" in text) == (client.mode == "legacy"), text
+
+
 async def test_click_refuses_a_covered_element_and_names_the_cover(client: ModeClient, site_url: str) -> None:
     await goto(client, site_url, "/covered")
     kind, text = await client.error("click_element", selector="#under", timeout_ms=500)
