@@ -1,11 +1,13 @@
 """What an action causes outside its page, through the real server in both modes: a tab or
 popup it opens is named with its index and the call that switches to it; a file chooser is
-named, closed, and leaves the page usable.
+named, closed, and leaves the page usable; a download is named with where it was saved, and
+never reads as a navigation that did not load.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +15,8 @@ from tests.e2e.harness import ModeClient
 from tests.support.site import html
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+REPORT = b"quarter,total\n" + b"q1,10\n" * 2000
 
 PAGES = {
     "/opener": (
@@ -23,12 +27,16 @@ PAGES = {
             """<a id="summary" href="/summary" target="_blank">Open the summary</a>
 <button id="popup" onclick="window.open('/summary?popup=1', 'details', 'width=400,height=300')">Details</button>
 <input id="avatar" type="file">
+<a id="report" href="/report">Get the report</a>
+<a id="notes" href="/notes.txt" download="meeting notes.txt">Notes</a>
 <button id="after" onclick="document.getElementById('result').textContent = 'still here'">After</button>
 <div id="result"></div>
 <script>document.getElementById("avatar").addEventListener("cancel", () => window.__cancelled = true)</script>""",
         ),
     ),
     "/summary": (200, "text/html", html("Summary", "<h1>Summary</h1>")),
+    "/report": (200, "text/csv", REPORT, {"Content-Disposition": 'attachment; filename="report.csv"'}),
+    "/notes.txt": (200, "text/plain", b"- ship it\n"),
 }
 
 
@@ -70,3 +78,32 @@ async def test_a_file_input_click_names_the_chooser_and_leaves_the_page_usable(o
     assert await opener.js("window.__cancelled === true")
     await opener.ok("click_element", selector="#after")
     assert await opener.js("document.getElementById('result').textContent") == "still here"
+
+
+async def test_a_click_that_downloads_says_so_and_where_the_file_went(
+    opener: ModeClient, site_url: str, output_dir: Path
+) -> None:
+    text = await opener.ok("click_element", selector="#report")
+    lines = text.splitlines()
+    assert lines[0] == 'Clicked a#report "Get the report".', text
+    saved = output_dir / opener.mode / "downloads" / "report.csv"
+    assert lines[1] == f"Downloaded report.csv (12 KB) from {site_url}/report: saved as {saved}.", text
+    assert "avigat" not in text, text  # not "a navigation that did not load"
+    assert saved.read_bytes() == REPORT
+    assert await opener.js("location.pathname") == "/opener"
+
+    text = await opener.ok("click_element", selector="#report")  # the same name again: kept apart
+    assert f"saved as {saved.with_name('report (2).csv')}." in text, text
+
+
+async def test_a_download_link_saves_under_its_own_name(opener: ModeClient, site_url: str, output_dir: Path) -> None:
+    text = await opener.ok("click_element", selector="#notes")
+    saved = output_dir / opener.mode / "downloads" / "meeting notes.txt"
+    assert f"Downloaded meeting notes.txt (10 B) from {site_url}/notes.txt: saved as {saved}." in text, text
+    assert saved.read_bytes() == b"- ship it\n"
+
+
+async def test_navigating_to_a_download_says_the_page_stayed(opener: ModeClient, site_url: str) -> None:
+    text = await opener.ok("navigate", url=f"{site_url}/report")
+    assert text.startswith(f"Downloaded report.csv (12 KB) from {site_url}/report: saved as "), text
+    assert text.splitlines()[1] == f'The page stayed at {site_url}/opener ("Opener").', text

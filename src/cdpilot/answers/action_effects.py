@@ -1,6 +1,6 @@
 """Answers after an action (click, fill, hover, press, select, a dialog answered): what was
-done, then what it caused (a dialog, a navigation, a new tab or popup, a file chooser,
-console output) and, when context was asked for, the element's state and where the page is.
+done, then what it caused (a dialog, a navigation, a new tab or popup, a file chooser, a
+download, console output) and, when context was asked for, the element's state and where the page is.
 
 ``{tool:…}`` references are left in the text; the registry spells them for the active mode.
 """
@@ -16,8 +16,8 @@ from cdpilot.browser.dom.element_facts import (
     OpenedPage,
     PageContext,
 )
-from cdpilot.browser.page.page_facts import DialogInfo
-from cdpilot.text import clip, one_line
+from cdpilot.browser.page.page_facts import DialogInfo, Download
+from cdpilot.text import clip, human_size, one_line
 
 URL_CHARS = 160
 TITLE_CHARS = 80
@@ -75,8 +75,8 @@ def dialog_answered_line(dialog: DialogInfo, *, accepted: bool, prompt_text: str
 
 
 def effects_lines(effects: Effects) -> list[str]:
-    """What the action caused: a dialog it opened, a navigation, a new page, a file chooser,
-    console output."""
+    """What the action caused: a dialog it opened, a navigation, a new page, a file chooser, a
+    download, console output."""
     lines: list[str] = []
     if effects.dialog is not None:
         kind, preview = effects.dialog.type, effects.dialog.preview
@@ -93,6 +93,7 @@ def effects_lines(effects: Effects) -> list[str]:
     lines += [opened_page_line(page) for page in effects.opened_pages]
     if effects.file_chooser is not None:
         lines.append(file_chooser_line(effects.file_chooser))
+    lines += [download_line(download) for download in effects.downloads]
     return lines + console_bundle_lines(effects.console, "Console")
 
 
@@ -117,6 +118,25 @@ def file_chooser_line(chooser: FileChooser) -> str:
         f"Opened a file chooser{for_what} (to pick {files}); cdpilot closed it unanswered, "
         "as it cannot upload files yet."
     )
+
+
+def download_line(download: Download) -> str:
+    """``Downloaded report.csv (8 KB) from <url>: saved as <path>.``, or how far it got."""
+    url = clip(one_line(download.url), URL_CHARS)
+    name = clip(one_line(download.filename), TITLE_CHARS)
+    if download.state == "canceled":
+        return f"Started a download of {name} from {url}; it was canceled."
+    if download.state == "in progress":
+        total = f" of {human_size(download.total_bytes)}" if download.total_bytes else ""
+        return (
+            f"Started a download of {name} from {url}; {human_size(download.received_bytes)}{total} so far. "
+            "It goes on in the background."
+        )
+    size = human_size(download.received_bytes)
+    if download.problem:
+        return f"Downloaded {name} ({size}) from {url}, but {download.problem}."
+    where = f"saved as {download.path}" if download.path else "saved where this browser saves downloads"
+    return f"Downloaded {name} ({size}) from {url}: {where}."
 
 
 def context_lines(context: PageContext) -> list[str]:

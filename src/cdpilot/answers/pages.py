@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cdpilot.answers.action_effects import download_line
 from cdpilot.browser.page.page_facts import (
     ImageFormat,
     MediaEmulation,
@@ -74,6 +75,9 @@ def closed_target_answer(outcome: TargetClosed) -> str:
 
 
 def navigation_answer(result: NavigationResult) -> str:
+    if result.download is not None:
+        stayed = f"The page stayed at {result.url}" + (f' ("{result.title}").' if result.title else ".")
+        return "\n".join([download_line(result.download), stayed, *_dismissed(result)])
     reached = f"{_status(result)}, {result.wait_until} after {result.elapsed_ms} ms"
     lines = [f"{VERB_OF[result.kind]} {result.url} ({reached})", f"Title: {result.title or '(none)'}"]
     return "\n".join(lines + _dismissed(result))

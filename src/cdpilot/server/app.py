@@ -85,7 +85,10 @@ class Backend:
         # file, whichever won): the launcher must not add the variable's words a second time.
         env = {name: value for name, value in os.environ.items() if name != "CDPILOT_CHROME_ARGS"}
         self._connections = ConnectionManager(
-            allow_remote=self._settings.allow_remote, env=env, origins=self._settings.origins
+            allow_remote=self._settings.allow_remote,
+            env=env,
+            origins=self._settings.origins,
+            output_dir=self._settings.output_dir,
         )
         atexit.register(self._connections.kill_all_now)
         return Registry(ToolContext(self._connections, self._mode, self._settings), HANDLERS)

@@ -47,6 +47,7 @@ async def click(
 ) -> ActionReport:
     element = await resolve_element(conn, selector, index)
     x, y = await _actionable_point(conn, element, timeout_ms, need_enabled=True)
+    downloads = button == "left" and bool(await _call(conn, element, "download_link"))
     mouse = {"x": x, "y": y, "button": button}
 
     async def events() -> None:
@@ -55,7 +56,8 @@ async def click(
             await _mouse(conn, {**mouse, "type": "mousePressed", "buttons": BUTTON_BITS[button], "clickCount": count})
             await _mouse(conn, {**mouse, "type": "mouseReleased", "buttons": 0, "clickCount": count})
 
-    return await _report(conn, element, await perform(conn, events, timeout_ms=timeout_ms), with_context)
+    effects = await perform(conn, events, timeout_ms=timeout_ms, downloads=downloads)
+    return await _report(conn, element, effects, with_context)
 
 
 async def hover(

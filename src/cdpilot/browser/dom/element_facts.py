@@ -14,7 +14,7 @@ from typing import Any
 
 from cdpilot.browser.debugger.debugger_facts import Pause
 from cdpilot.browser.observe.console_facts import ConsoleEntry
-from cdpilot.browser.page.page_facts import DialogInfo
+from cdpilot.browser.page.page_facts import DialogInfo, Download
 
 
 @dataclass(frozen=True)
@@ -218,6 +218,7 @@ class Effects:
     timeout_ms: int = 0
     opened_pages: list[OpenedPage] = field(default_factory=list)
     file_chooser: FileChooser | None = None
+    downloads: list[Download] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""What an action caused: a dialog it opened, a navigation that followed, console output,
-and (through `outside_effects`) a tab, popup or file chooser it opened.
+"""What an action caused: a dialog it opened, a navigation that followed, a download,
+console output, and (through `outside_effects`) a tab, popup or file chooser it opened.
 
 `perform` runs the input events of one action while callbacks follow the main frame. A
 navigation often starts just AFTER the input command answers (a form submission is a task
@@ -8,6 +8,10 @@ next animation frame and the task after it: a navigation the action scheduled ha
 requested by then. If one was, the wait goes on until its ``load`` lifecycle event (or
 until it turns out same-document, or stops loading), bounded by the action's timeout.
 Nothing here sleeps; every wait ends on an event or a deadline.
+
+A navigation that stops loading without committing a document may have turned into a
+download (an attachment, a ``download`` link); then the download replaces the navigation in
+the report (`Downloads.collect` waits for it to begin and, briefly, to finish).
 """
 
 from __future__ import annotations
@@ -42,7 +46,12 @@ NAVIGATION_EVENTS = (
 
 
 async def perform(
-    conn: BrowserConnection, action: Callable[[], Awaitable[None]], *, timeout_ms: int, answers_dialog: bool = False
+    conn: BrowserConnection,
+    action: Callable[[], Awaitable[None]],
+    *,
+    timeout_ms: int,
+    answers_dialog: bool = False,
+    downloads: bool = False,
 ) -> Effects:
     """Run `action` (input events sent through ``features.unless_blocked``) and report its effects.
 
@@ -50,7 +59,9 @@ async def perform(
     effect, not an error: the events were delivered. A dialog that was already open, or a
     pause already in place, is a StateError before anything is sent, unless the action is
     what answers the dialog (`answers_dialog`). A dialog opened by an evaluation in a paused
-    frame is answered too; the page stays paused, so there is nothing more to watch."""
+    frame is answered too; the page stays paused, so there is nothing more to watch.
+    `downloads`: the action follows a download link, so a download is waited for even though
+    nothing in the page shows that it began."""
     features = conn.features
     if answers_dialog and features.debugger.paused is not None:
         await action()
@@ -61,6 +72,7 @@ async def perform(
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_ms / 1000
     mark = conn.features.console.mark()
+    downloads_before = conn.downloads.mark()
     pauses_before = features.debugger.pause_count
     watch = _MainFrameWatch(page.target_id)
     unsubscribe = [page.on(method, watch.on_event) for method in NAVIGATION_EVENTS]
@@ -83,6 +95,11 @@ async def perform(
             for stop in unsubscribe:
                 stop()
         effects.navigation = await watch.navigation(conn)
+        uncommitted = watch.started and watch.done.is_set() and not (watch.committed_url or watch.same_document_url)
+        expected = downloads or uncommitted
+        effects.downloads = await conn.downloads.collect(downloads_before, deadline - loop.time(), expected=expected)
+        if effects.downloads and effects.navigation is not None and not watch.committed_url:
+            effects.navigation = None  # it was the download, which never loads
         effects.opened_pages = await outside.opened_pages()
         effects.file_chooser = await outside.file_chooser()
     effects.console = [e for e in conn.features.console.since(mark) if not _is_favicon_noise(e)]

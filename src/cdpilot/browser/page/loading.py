@@ -4,7 +4,8 @@ Every navigation (goto, back, forward, reload) ends on the ``Page.lifecycleEvent
 ``DOMContentLoaded`` or ``networkIdle``) of the loader the main frame committed. Events are
 collected from before the command is sent, so one that arrives before its answer is not
 missed. A same-document navigation (``#hash``) has no new loader: it is finished by the
-frame's ``Page.navigatedWithinDocument``.
+frame's ``Page.navigatedWithinDocument``. A URL the browser downloads instead of showing
+(``isDownload`` in the reply) loads nothing: the page stays, and the result is the download.
 """
 
 from __future__ import annotations
@@ -58,13 +59,33 @@ async def navigate(
 
     async def go() -> None:
         reply = await conn.page.send("Page.navigate", {"url": target}, timeout_s=timeout_ms / 1000)
+        if reply.get("isDownload"):
+            raise _Downloaded
         if reply.get("errorText"):
             raise ExecutionError(
                 f"Navigation failed: {reply['errorText']}.",
                 suggestion="Check that the address is right and that its server is up.",
             )
 
-    return await _run(conn, "goto", go, wait_until, timeout_ms)
+    loop = asyncio.get_running_loop()
+    started, downloads_before = loop.time(), conn.downloads.mark()
+    try:
+        return await _run(conn, "goto", go, wait_until, timeout_ms)
+    except _Downloaded:
+        budget_s = timeout_ms / 1000 - (loop.time() - started)
+        download = next(iter(await conn.downloads.collect(downloads_before, budget_s, expected=True)), None)
+    if download is None:
+        raise ExecutionError(
+            f"{target} started a download, and the browser reported nothing more about it.",
+            suggestion="Check the browser's downloads folder; the page stayed where it was.",
+        )
+    elapsed_ms = round((loop.time() - started) * 1000)
+    where, title = conn.target_url or "", conn.target_title or ""
+    return NavigationResult("goto", where, title, None, wait_until, elapsed_ms, download=download)
+
+
+class _Downloaded(Exception):
+    """The browser downloads the URL instead of showing it."""
 
 
 async def go_in_history(

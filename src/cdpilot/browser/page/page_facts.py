@@ -16,6 +16,7 @@ from cdpilot.text import clip
 DIALOG_PREVIEW_CHARS = 200
 
 NavigationKind = Literal["goto", "back", "forward", "reload"]
+DownloadState = Literal["in progress", "completed", "canceled"]
 ImageFormat = Literal["jpeg", "png", "webp"]
 ScreenshotArea = Literal["viewport", "full page", "element"]
 
@@ -44,6 +45,19 @@ class TargetClosed:
     current: TargetEntry  # the current page once it is gone
 
 
+@dataclass
+class Download:
+    """A download the browser started, as its events tell it (updated while it runs)."""
+
+    url: str
+    filename: str  # the name the server suggested, as Chrome made it safe
+    state: DownloadState = "in progress"
+    received_bytes: int = 0
+    total_bytes: int = 0  # 0: the server did not say
+    path: str | None = None  # where the file is once completed: under the output directory, if we placed it
+    problem: str = ""  # why a completed download could not be placed in the output directory
+
+
 @dataclass(frozen=True)
 class NavigationResult:
     """Where a navigation (goto, history step or reload) got the page to."""
@@ -56,6 +70,7 @@ class NavigationResult:
     elapsed_ms: int
     pause: Pause | None = None  # the new page's scripts paused in the debugger before `wait_until`
     dismissed: DialogInfo | None = None  # a dialog that was open: Chrome closes it on navigating
+    download: Download | None = None  # the URL was a download: the page stayed where it was
 
 
 @dataclass(frozen=True)

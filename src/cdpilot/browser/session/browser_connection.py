@@ -8,11 +8,14 @@ in its browser (`OriginGuard`) from before its first page is attached.
 from __future__ import annotations
 
 import asyncio
+import os
+from pathlib import Path
 from typing import Any
 
 from cdpilot.browser.observe.network import NetworkLog
 from cdpilot.browser.page.origin_policy import OriginPolicy
 from cdpilot.browser.session.connection_facts import ConnectionKind
+from cdpilot.browser.session.downloads import Downloads
 from cdpilot.browser.session.features import PageFeatures
 from cdpilot.browser.session.launcher import LaunchedBrowser
 from cdpilot.browser.session.origin_guard import OriginGuard
@@ -30,6 +33,7 @@ class BrowserConnection:
         version: dict[str, Any],
         process: LaunchedBrowser | None,
         origins: OriginPolicy,
+        output_dir: Path | None,
     ) -> None:
         self.id = connection_id
         self.kind = kind
@@ -42,6 +46,7 @@ class BrowserConnection:
         self.viewport: tuple[int, int] | None = None  # the page size a launched browser's windows get
         self._page: CdpSession | None = None
         self.guard = OriginGuard(origins)
+        self.downloads = Downloads(output_dir)
         self.features = PageFeatures(network=NetworkLog(refusal_of=self.guard.refusal_of))
         self.page_order: list[str] = []  # page target ids in first-seen order: stable tab indexes
         self._subscriptions = Subscriptions()
@@ -64,12 +69,17 @@ class BrowserConnection:
         process: LaunchedBrowser | None,
         timeout_s: float,
         origins: OriginPolicy,
+        output_dir: Path | None = None,
     ) -> BrowserConnection:
-        """Check the browser answers (within `timeout_s`), start enforcing `origins`, then
-        attach to its first page."""
+        """Check the browser answers (within `timeout_s`), start enforcing `origins` and
+        following downloads (into `output_dir`), then attach to its first page."""
         version = await cdp.browser.send("Browser.getVersion", timeout_s=timeout_s)
-        connection = cls(connection_id, kind, cdp, version, process, origins)
+        connection = cls(connection_id, kind, cdp, version, process, origins, output_dir)
         await connection.guard.start(cdp.browser)
+        staging = None if process is None else os.path.join(process.plan.scratch_dir, "downloads")
+        if staging is not None:
+            os.makedirs(staging, exist_ok=True)
+        await connection.downloads.start(cdp.browser, staging)
         await cdp.browser.send("Target.setDiscoverTargets", {"discover": True})  # replays targetCreated
         await connection.use_target(await connection._first_page_target())
         return connection

@@ -15,6 +15,7 @@ import asyncio
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from cdpilot.browser.page.origin_policy import OriginPolicy
 from cdpilot.browser.page.urls import normalize_url
@@ -74,10 +75,13 @@ class ConnectionManager:
         allow_remote: bool = False,
         env: Mapping[str, str] | None = None,
         origins: OriginPolicy | None = None,
+        output_dir: Path | None = None,
     ) -> None:
         """`origins`: the start-up origin lists, enforced in every browser launched or connected
-        and checked for every URL handed to one (None: every origin allowed)."""
+        and checked for every URL handed to one (None: every origin allowed). `output_dir`:
+        where downloads of launched browsers go (None: the default output directory)."""
         self._allow_remote = allow_remote
+        self._output_dir = output_dir
         self.origins = OriginPolicy() if origins is None else origins
         self._env: Mapping[str, str] = os.environ if env is None else env
         self._connections: dict[str, BrowserConnection] = {}
@@ -146,7 +150,9 @@ class ConnectionManager:
             if options.ws_url is None:
                 url = await discover_websocket_url(options.host, options.port, timeout_s=timeout_s)
             transport = await WebSocketTransport.open(url, headers=options.headers, timeout_s=timeout_s)
-            connection = await _start(connection_id, "connected", transport, None, timeout_s, self.origins)
+            connection = await _start(
+                connection_id, "connected", transport, None, timeout_s, self.origins, self._output_dir
+            )
             return self._add(connection)
 
     def list(self) -> list[ConnectionInfo]:
@@ -194,7 +200,8 @@ class ConnectionManager:
     ) -> BrowserConnection:
         """Start-up failures name what happened: the browser's exit code and last words."""
         try:
-            return await _start(connection_id, "launched", await process.open_pipe(), process, timeout_s, self.origins)
+            pipe = await process.open_pipe()
+            return await _start(connection_id, "launched", pipe, process, timeout_s, self.origins, self._output_dir)
         except BrowserConnectionError as exc:
             await process.wait_exited(EXIT_REPORT_WAIT_S)
             last_words = process.stderr_tail() or "(nothing)"
@@ -271,11 +278,12 @@ async def _start(
     process: LaunchedBrowser | None,
     timeout_s: float,
     origins: OriginPolicy,
+    output_dir: Path | None,
 ) -> BrowserConnection:
     cdp = await CdpConnection.open(transport)
     try:
         return await BrowserConnection.start(
-            connection_id, kind, cdp, process=process, timeout_s=timeout_s, origins=origins
+            connection_id, kind, cdp, process=process, timeout_s=timeout_s, origins=origins, output_dir=output_dir
         )
     except BaseException:
         await cdp.close()
