@@ -84,6 +84,7 @@ def test_frames_and_variables_beyond_the_limits_are_counted() -> None:
         "  22 | const result = x * x; // @square-body",
         "  local square: x = 3, …1 more",
         "…1 more frames: raise {param:debugger_get_call_stack.max_frames}.",
+        "A scope lists its first variables; read others by name: {tool:debugger_evaluate_on_call_frame}.",
     ]
 
 

@@ -106,7 +106,8 @@ def test_no_entries_says_so_and_points_at_earlier_pages() -> None:
 def test_older_entries_left_out_by_the_limit_and_the_bounds_are_counted() -> None:
     entries = [entry(f"n{i}") for i in range(6)]
     assert answer(view(*entries, dropped={"log": 1500, "debug": 12}), limit=2) == (
-        f"Console on the current page ({PAGE}): 6 entries, last 2 shown; 4 older omitted (raise limit, max 100); "
+        f"Console on the current page ({PAGE}): 6 entries, last 2 shown; "
+        "4 older omitted (raise {param:get_console_logs.limit}, max 100); "
         "1,512 older log/info/debug entries were dropped (the log keeps the newest 1,000)\n"
         "[log] n4  @ /console:2\n"
         "[log] n5  @ /console:2"
@@ -156,17 +157,17 @@ def test_a_level_whose_entries_were_all_dropped_is_not_called_empty() -> None:
 
 def test_a_long_answer_keeps_the_newest_entries_that_fit() -> None:
     entries = [entry(f"{i} " + "x" * 60) for i in range(10)]
-    text = answer(view(*entries), max_chars=310)
+    text = answer(view(*entries), max_chars=340)
     assert text == (
         f"Console on the current page ({PAGE}): 10 entries, last 2 shown; "
-        "8 older omitted (more would not fit: filter by level)\n"
+        "8 older omitted (more would not fit: filter by {param:get_console_logs.filter_level})\n"
         f"[log] 8 {'x' * 60}  @ /console:2\n"
         f"[log] 9 {'x' * 60}  @ /console:2"
     )
-    assert len(text) == 306
+    assert len(text) == 338
     assert answer(view(*entries), max_chars=10) == (  # one entry at least, even over the budget
         f"Console on the current page ({PAGE}): 10 entries, last 1 shown; "
-        "9 older omitted (more would not fit: filter by level)\n"
+        "9 older omitted (more would not fit: filter by {param:get_console_logs.filter_level})\n"
         f"[log] 9 {'x' * 60}  @ /console:2"
     )
 

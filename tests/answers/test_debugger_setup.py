@@ -82,7 +82,7 @@ def test_scripts_are_named_by_as_much_of_their_path_as_tells_them_apart() -> Non
     deep = [f"{SITE}/static/a/util.js", f"{SITE}/static/b/util.js", f"{SITE}/util.js", f"{SITE}/static/a/app.js"]
     places = tuple(Location(str(i), url, 2, 11) for i, url in enumerate(deep))
     assert breakpoint_list_lines([Breakpoint(spec, ("cdp-5",), "regex", places)])[1] == (
-        r"- bp5 at /util\.js$/:2, resolved in a/util.js:2:11, b/util.js:2:11, util.js:2:11 and 1 more"
+        r"- bp5 at /util\.js$/:2, resolved in a/util.js:2:11, b/util.js:2:11, util.js:2:11 and app.js:2:11"
     )
     other_origin = (places[2], Location("9", "http://localhost:9000/util.js", 2, 11))
     assert breakpoint_list_lines([Breakpoint(spec, ("cdp-5",), "regex", other_origin)])[1] == (
@@ -120,12 +120,17 @@ def test_an_unresolved_breakpoint_lists_the_scripts_the_page_has() -> None:
     assert breakpoint_set_lines(NOWHERE, [])[-1] == "No scripts with a URL are loaded yet."
 
 
-def test_a_breakpoint_bound_in_many_places_shows_three_and_counts_the_rest() -> None:
+def test_a_breakpoint_bound_in_many_places_is_listed_whole_and_set_with_three_and_the_rest_counted() -> None:
     everywhere = Breakpoint(BY_REGEX.spec, ("cdp-3",), "regex", tuple(at(7, column) for column in range(1, 6)))
     assert breakpoint_list_lines([everywhere]) == [
         "1 breakpoint(s):",
-        r"- bp3 at /app\.js$/:7 when i === 4, resolved in app.js:7:1, app.js:7:2, app.js:7:3 and 2 more",
+        r"- bp3 at /app\.js$/:7 when i === 4, resolved in app.js:7:1, app.js:7:2, app.js:7:3, app.js:7:4 "
+        "and app.js:7:5",
     ]
+    assert breakpoint_set_lines(everywhere, [APP])[0].endswith(
+        "resolved in app.js:7:1, app.js:7:2, app.js:7:3 and 2 more "
+        "({tool:debugger_list_breakpoints} lists every place)."
+    )
     three = replace(everywhere, resolved=everywhere.resolved[:3])
     assert breakpoint_list_lines([three])[1].endswith("resolved in app.js:7:1, app.js:7:2 and app.js:7:3")
 
@@ -163,7 +168,9 @@ def test_turning_the_debugger_on_lists_the_scripts() -> None:
 
 def test_many_scripts_are_counted_and_long_urls_keep_both_ends() -> None:
     urls = [f"{SITE}/s{i}.js" for i in range(10)]
-    assert scripts_line(urls) == "Scripts (+2 more): " + ", ".join(urls[:8])
+    assert scripts_line(urls) == "Scripts (+2 more: {tool:debugger_list_scripts} lists them all): " + ", ".join(
+        urls[:8]
+    )
     long_url = f"{SITE}/{'a' * 120}/bundle.js"
     assert scripts_line([long_url]) == f"Scripts: {SITE}/" + "a" * 22 + "…[+64 chars]" + "a" * 34 + "/bundle.js"
 

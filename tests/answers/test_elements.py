@@ -79,7 +79,8 @@ def test_an_element_block_adds_markup_structure_and_controls() -> None:
         '[0] form#login.card.wide "Email Password Sign in" visible\n'
         '  <form id="login" class="card wide">\n'
         "  form > label*2+input*2+button (5 children, 5 descendants)\n"
-        '  interactive (4): #email (email), #password (password), button.primary "Sign in", +1 more'
+        '  interactive (4): #email (email), #password (password), button.primary "Sign in", +1 more '
+        "({tool:query_elements} with a selector inside it lists them)"
     )
     assert element_block(BUTTON) == element_head(BUTTON) + "\n" + "  " + BUTTON.opening_tag
 

@@ -69,7 +69,10 @@ def test_a_long_target_list_shows_thirty_and_counts_the_rest() -> None:
     frames = [TargetEntry(None, f"F{n}", "iframe", "", f"http://b.test/{n}", False) for n in range(2)]
     expected = ["31 page(s), 2 other target(s); * = current page.", "*[0] Tab 0 — http://a.test/0"]
     expected += [f" [{n}] Tab {n} — http://a.test/{n}" for n in range(1, 30)]
-    expected.append("… 3 more not shown")
+    expected.append(
+        "… 3 more not shown; {tool:switch_target} picks one by its {param:switch_target.url} "
+        "or {param:switch_target.title}"
+    )
     assert targets_answer(pages + frames) == "\n".join(expected)
 
 

@@ -44,6 +44,8 @@ def call_stack_lines(stack: CallStack) -> list[str]:
         lines += [scope_line(scope) for scope in detail.scopes]
     if total > len(stack.frames):
         lines.append(f"…{total - len(stack.frames)} more frames: raise {{param:debugger_get_call_stack.max_frames}}.")
+    if any(read.total > len(read.variables) for detail in stack.frames for read in detail.scopes):
+        lines.append("A scope lists its first variables; read others by name: {tool:debugger_evaluate_on_call_frame}.")
     return lines + async_stack_lines(stack.pause, names)
 
 

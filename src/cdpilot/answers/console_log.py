@@ -144,7 +144,11 @@ def _console_text(
     total = len(view.entries)
     parts = [_entries(total)]
     if kept < total:
-        why = f"raise limit, max {MAX_LIMIT}" if kept == limit else "more would not fit: filter by level"
+        why = (
+            f"raise {{param:get_console_logs.limit}}, max {MAX_LIMIT}"
+            if kept == limit
+            else "more would not fit: filter by {param:get_console_logs.filter_level}"
+        )
         parts = [f"{parts[0]}, last {kept} shown", f"{total - kept:,} older omitted ({why})"]
     shown = [f"{header}: {'; '.join(parts + drops)}"]
     generation: int | None = None

@@ -86,7 +86,9 @@ def breakpoint_removed_line(spec: BreakpointSpec | TriggerSpec) -> str:
 def breakpoint_list_lines(breakpoints: Sequence[Breakpoint | Trigger]) -> list[str]:
     if not breakpoints:
         return ["No breakpoints. Set one with {tool:debugger_set_breakpoint}."]
-    lines = [f"- {trigger_text(b) if isinstance(b, Trigger) else breakpoint_text(b)}" for b in breakpoints]
+    lines = [
+        f"- {trigger_text(b) if isinstance(b, Trigger) else breakpoint_text(b, every_place=True)}" for b in breakpoints
+    ]
     return [f"{len(breakpoints)} breakpoint(s):", *lines]
 
 
@@ -110,8 +112,9 @@ def function_breakpoint_lines(place: FunctionPlace, breakpoint_: Breakpoint, scr
     return [first + ".", *breakpoint_set_lines(breakpoint_, script_urls)]
 
 
-def breakpoint_text(breakpoint_: Breakpoint) -> str:
-    """``bp1 at app.js:12 when x > 1, resolved in app.js:12:5``: asked for, then bound."""
+def breakpoint_text(breakpoint_: Breakpoint, *, every_place: bool = False) -> str:
+    """``bp1 at app.js:12 when x > 1, resolved in app.js:12:5``: asked for, then bound (past a
+    few places, the rest counted, unless `every_place`: the list shows them all)."""
     spec = breakpoint_.spec
     text = f"{spec.id} at {spec.where}"
     if spec.condition is not None:
@@ -123,17 +126,19 @@ def breakpoint_text(breakpoint_: Breakpoint) -> str:
     resolved = breakpoint_.resolved
     if not resolved:
         return text + ", not resolved yet"
-    return text + ", resolved in " + resolved_places(resolved)
+    return text + ", resolved in " + resolved_places(resolved, every_place=every_place)
 
 
-def resolved_places(resolved: Sequence[Location]) -> str:
+def resolved_places(resolved: Sequence[Location], *, every_place: bool = False) -> str:
     """``a/util.js:2:11 and b/util.js:2:11``: each place in its script, named by the end of
     its path that tells it from the others (`script_names`); a mapped place by its original
-    file, the script's place beside it. Past a few, the rest are counted."""
+    file, the script's place beside it. Past a few, the rest are counted, unless `every_place`."""
     names = script_names(where.url for where in resolved)
-    places = [_place(where, names) for where in resolved[:MAX_RESOLVED_LISTED]]
-    if len(resolved) > MAX_RESOLVED_LISTED:
-        return ", ".join(places) + f" and {len(resolved) - MAX_RESOLVED_LISTED} more"
+    shown = resolved if every_place else resolved[:MAX_RESOLVED_LISTED]
+    places = [_place(where, names) for where in shown]
+    if len(resolved) > len(shown):
+        more = len(resolved) - len(shown)
+        return ", ".join(places) + f" and {more} more ({{tool:debugger_list_breakpoints}} lists every place)"
     return places[0] if len(places) == 1 else ", ".join(places[:-1]) + " and " + places[-1]
 
 
@@ -144,8 +149,7 @@ def _place(where: Location, names: Mapping[str, str]) -> str:
 
 def _names(names: Sequence[str]) -> str:
     listed = [clip(one_line(name), URL_CHARS, keep="ends") for name in names[:MAX_SCRIPTS_LISTED]]
-    more = f" (+{len(names) - MAX_SCRIPTS_LISTED} more)" if len(names) > MAX_SCRIPTS_LISTED else ""
-    return ", ".join(listed) + more
+    return ", ".join(listed) + _more_scripts(len(names))
 
 
 def scripts_line(urls: Sequence[str]) -> str:
@@ -153,5 +157,11 @@ def scripts_line(urls: Sequence[str]) -> str:
     if not urls:
         return "No scripts with a URL are loaded yet."
     listed = [clip(one_line(url), URL_CHARS, keep="ends") for url in urls[:MAX_SCRIPTS_LISTED]]
-    more = f" (+{len(urls) - MAX_SCRIPTS_LISTED} more)" if len(urls) > MAX_SCRIPTS_LISTED else ""
-    return f"Scripts{more}: " + ", ".join(listed)
+    return f"Scripts{_more_scripts(len(urls))}: " + ", ".join(listed)
+
+
+def _more_scripts(count: int) -> str:
+    """How many scripts a line left out, and where all of them are listed."""
+    if count <= MAX_SCRIPTS_LISTED:
+        return ""
+    return f" (+{count - MAX_SCRIPTS_LISTED} more: {{tool:debugger_list_scripts}} lists them all)"

@@ -69,7 +69,8 @@ def element_block(el: ElementSummary) -> str:
     if el.interactive:
         shown = ", ".join(_control(i) for i in el.interactive)
         more = el.interactive_total - len(el.interactive)
-        lines.append(f"  interactive ({el.interactive_total}): {shown}{f', +{more} more' if more else ''}")
+        rest = f", +{more} more ({{tool:query_elements}} with a selector inside it lists them)" if more else ""
+        lines.append(f"  interactive ({el.interactive_total}): {shown}{rest}")
     return "\n".join(lines)
 
 

@@ -49,7 +49,10 @@ def targets_answer(entries: Sequence[TargetEntry], *, max_listed: int = MAX_LIST
     head = f"{pages} page(s), {len(entries) - pages} other target(s); * = current page."
     shown = [target_line(e) for e in entries[:max_listed]]
     if len(entries) > max_listed:
-        shown.append(f"… {len(entries) - max_listed} more not shown")
+        shown.append(
+            f"… {len(entries) - max_listed} more not shown; {{tool:switch_target}} picks one by its "
+            "{param:switch_target.url} or {param:switch_target.title}"
+        )
     return "\n".join([head, *shown])
 
 

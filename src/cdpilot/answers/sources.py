@@ -92,6 +92,7 @@ def search_answer(found: SearchFindings, *, query: str) -> str:
             lines.append("More: raise limit, or search for something narrower.")
     if found.files_without_text:
         names = ", ".join(found.files_without_text[:5])
-        more = f" (+{len(found.files_without_text) - 5} more)" if len(found.files_without_text) > 5 else ""
+        left_out = len(found.files_without_text) - 5
+        more = f" (+{left_out} more: {{tool:debugger_list_scripts}} names them)" if left_out > 0 else ""
         lines.append(f"Not searched (their maps carry no text): {names}{more}.")
     return "\n".join(lines)
