@@ -28,6 +28,7 @@ PAGES = {
 <button id="popup" onclick="window.open('/summary?popup=1', 'details', 'width=400,height=300')">Details</button>
 <input id="avatar" type="file">
 <a id="report" href="/report">Get the report</a>
+<form action="/summary" target="_blank"><input id="query" name="q"></form>
 <a id="notes" href="/notes.txt" download="meeting notes.txt">Notes</a>
 <button id="after" onclick="document.getElementById('result').textContent = 'still here'">After</button>
 <div id="result"></div>
@@ -107,3 +108,11 @@ async def test_navigating_to_a_download_says_the_page_stayed(opener: ModeClient,
     text = await opener.ok("navigate", url=f"{site_url}/report")
     assert text.startswith(f"Downloaded report.csv (12 KB) from {site_url}/report: saved as "), text
     assert text.splitlines()[1] == f'The page stayed at {site_url}/opener ("Opener").', text
+
+
+async def test_enter_that_submits_into_a_new_tab_names_the_new_page(opener: ModeClient, site_url: str) -> None:
+    text = await opener.ok("fill_element", selector="#query", text="totals", submit=True)
+    assert text.startswith('Filled input#query with "totals" and pressed Enter.'), text
+    assert "Opened a new page [1] " in text and f"at {site_url}/summary?q=totals;" in text, text
+    assert "Navigat" not in text, text
+    assert await opener.js("location.pathname") == "/opener"
