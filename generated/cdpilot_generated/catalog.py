@@ -114,6 +114,7 @@ TOOLS: Final[Mapping[str, ToolRoute]] = {
     'reload': ToolRoute('reload', models.ReloadArgs, {'connection_id': 'active_connection'}),
     'select_option': ToolRoute('select_option', models.SelectOptionArgs, {'connection_id': 'active_connection'}),
     'switch_target': ToolRoute('switch_target', models.SwitchTargetArgs, {'connection_id': 'active_connection'}),
+    'upload_file': ToolRoute('upload_file', models.UploadFileArgs, {'connection_id': 'active_connection'}),
     'wait_for': ToolRoute('wait_for', models.WaitForArgs, {'connection_id': 'active_connection'}),
 }
 
@@ -203,8 +204,9 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'hover': TOOLS['hover_element'],
                 'select_option': TOOLS['select_option'],
                 'handle_dialog': TOOLS['handle_dialog'],
+                'upload': TOOLS['upload_file'],
             },
-            ('action', 'key', 'selector', 'index', 'include_context', 'connection_id', 'value', 'label', 'accept', 'prompt_text'),
+            ('action', 'key', 'selector', 'index', 'include_context', 'connection_id', 'value', 'label', 'accept', 'prompt_text', 'files'),
             {'timeout_ms': ('hover_element', 'select_option')},
         ),
         'navigate': ActionRoute(
@@ -342,6 +344,7 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
         'reload': TOOLS['reload'],
         'select_option': TOOLS['select_option'],
         'switch_target': TOOLS['switch_target'],
+        'upload_file': TOOLS['upload_file'],
         'wait_for': TOOLS['wait_for'],
     },
 }
@@ -398,6 +401,7 @@ SPELLINGS: Final[Mapping[Mode, Mapping[str, str]]] = {
         'reload': 'navigate(action="reload")',
         'select_option': 'interact(action="select_option")',
         'switch_target': 'target(action="switch")',
+        'upload_file': 'interact(action="upload")',
         'wait_for': 'wait_for()',
     },
     'legacy': {
@@ -450,6 +454,7 @@ SPELLINGS: Final[Mapping[Mode, Mapping[str, str]]] = {
         'reload': 'reload()',
         'select_option': 'select_option()',
         'switch_target': 'switch_target()',
+        'upload_file': 'upload_file()',
         'wait_for': 'wait_for()',
     },
 }

@@ -61,6 +61,7 @@ from cdpilot_generated.models import (
     ReloadArgs,
     SelectOptionArgs,
     SwitchTargetArgs,
+    UploadFileArgs,
     WaitForArgs,
 )
 
@@ -118,6 +119,7 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     reload: Callable[[ReloadArgs, ContextT], Awaitable[ResultT]]
     select_option: Callable[[SelectOptionArgs, ContextT], Awaitable[ResultT]]
     switch_target: Callable[[SwitchTargetArgs, ContextT], Awaitable[ResultT]]
+    upload_file: Callable[[UploadFileArgs, ContextT], Awaitable[ResultT]]
     wait_for: Callable[[WaitForArgs, ContextT], Awaitable[ResultT]]
 
 

@@ -115,6 +115,7 @@ def build_settings(config: Config, mode: Mode) -> Settings:
         allow_remote=config["allow_remote"],
         allow_file_urls=config["allow_file_urls"],
         output_dir=config["output_dir"],
+        upload_dir=config["upload_dir"],
         rate_limit=config["rate_limit"],
     )
 

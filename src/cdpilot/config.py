@@ -155,11 +155,13 @@ OPTIONS: tuple[Option, ...] = (
            "requests (comma-separated, e.g. https://example.com,*.example.org)", default=(), metavar="ORIGINS"),
     Option("blocked_origins", "list", SAFETY, "these origins never load (comma-separated); wins over allowed",
            default=(), metavar="ORIGINS"),
+    Option("upload_dir", "string", SAFETY, "the only directory whose files a page may be given by an upload "
+           "(default: the output directory)", parse=_directory, metavar="DIR"),
     Option("rate_limit", "string", SAFETY, "calls allowed per tool: CALLS/SECONDS, or 0 for no limit",
            default="200/10", parse=_rate_limit, metavar="CALLS/SECONDS",
            schema={"pattern": r"^(0|[0-9]+(/[0-9]+(\.[0-9]+)?)?)$"}),
-    Option("output_dir", "string", SERVER, "where screenshots and saved bodies are written (default: a temp dir)",
-           parse=_directory, metavar="DIR"),
+    Option("output_dir", "string", SERVER, "where screenshots, saved bodies and downloads are written (default: a "
+           "temp dir)", parse=_directory, metavar="DIR"),
     Option("transport", "string", SERVER, "the MCP transport", default="stdio", choices=("stdio",)),
 )  # fmt: skip
 BY_KEY = {option.key: option for option in OPTIONS}

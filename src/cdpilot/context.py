@@ -58,6 +58,7 @@ class Settings:
     allow_remote: bool = False
     allow_file_urls: bool = False
     output_dir: Path | None = None
+    upload_dir: Path | None = None  # None: the output directory
     max_answer_chars: int = 5000
     max_inline_image_bytes: int = 5 * 1024 * 1024  # what MCP clients commonly accept per image
     rate_limit: RateLimit | None = DEFAULT_RATE_LIMIT  # per tool; None: unlimited

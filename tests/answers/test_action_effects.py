@@ -112,11 +112,12 @@ def test_a_new_page_is_named_with_its_index_and_the_switch_to_it() -> None:
 
 def test_a_file_chooser_is_named_and_said_to_be_closed() -> None:
     assert effects_lines(Effects(file_chooser=FileChooser("input#avatar", multiple=False))) == [
-        "Opened a file chooser for input#avatar (to pick a file); cdpilot closed it unanswered, "
-        "as it cannot upload files yet."
+        "Opened a file chooser for input#avatar (to pick a file); cdpilot closed it unanswered: "
+        "upload with {tool:upload_file} into input#avatar."
     ]
     assert effects_lines(Effects(file_chooser=FileChooser("", multiple=True))) == [
-        "Opened a file chooser (to pick several files); cdpilot closed it unanswered, as it cannot upload files yet."
+        "Opened a file chooser (to pick several files); cdpilot closed it unanswered: "
+        "upload with {tool:upload_file} into its input."
     ]
 
 

@@ -72,9 +72,10 @@ async def test_a_window_open_popup_names_the_new_page(opener: ModeClient, site_u
 
 async def test_a_file_input_click_names_the_chooser_and_leaves_the_page_usable(opener: ModeClient) -> None:
     text = await opener.ok("click_element", selector="#avatar")
+    upload = 'interact(action="upload")' if opener.mode == "smart" else "upload_file()"
     assert text.splitlines()[1] == (
-        "Opened a file chooser for input#avatar (to pick a file); cdpilot closed it unanswered, "
-        "as it cannot upload files yet."
+        f"Opened a file chooser for input#avatar (to pick a file); cdpilot closed it unanswered: "
+        f"upload with {upload} into input#avatar."
     ), text
     assert await opener.js("window.__cancelled === true")
     await opener.ok("click_element", selector="#after")

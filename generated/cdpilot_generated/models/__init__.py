@@ -51,6 +51,7 @@ from cdpilot_generated.models.input import (
     HoverElementArgs,
     PressKeyArgs,
     SelectOptionArgs,
+    UploadFileArgs,
 )
 from cdpilot_generated.models.navigation import (
     GoBackArgs,
@@ -126,5 +127,6 @@ __all__ = [
     'ReloadArgs',
     'SelectOptionArgs',
     'SwitchTargetArgs',
+    'UploadFileArgs',
     'WaitForArgs',
 ]

@@ -3,7 +3,7 @@
 from typing import Annotated, Literal
 
 from cdpilot_generated.base import ArgsModel
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, RootModel
 
 
 class ClickElementArgs(ArgsModel):
@@ -98,5 +98,24 @@ class SelectOptionArgs(ArgsModel):
     value: Annotated[str | None, Field(description='Option value.')] = None
     label: Annotated[str | None, Field(description='Option text.')] = None
     timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1, le=600000)] = 5000
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
+class File(RootModel[str]):
+    root: Annotated[str, Field(min_length=1)]
+
+
+class UploadFileArgs(ArgsModel):
+    """
+    Give an input[type=file] files from the upload directory (hidden inputs too).
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
+    files: Annotated[list[File], Field(description='Paths in the upload dir.', max_length=100, min_length=1)]
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None

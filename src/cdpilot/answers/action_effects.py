@@ -7,6 +7,8 @@ download, console output) and, when context was asked for, the element's state a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cdpilot.answers.console_log import console_bundle_lines
 from cdpilot.browser.dom.element_facts import (
     ActionReport,
@@ -67,6 +69,18 @@ def selected_line(report: ActionReport) -> str:
     return f"Selected {chosen or 'the option'} in {target_text(report.element)}."
 
 
+def uploaded_line(report: ActionReport, files: Sequence[tuple[str, int]]) -> str:
+    """``Uploaded 2 files into input#docs: a.txt (1 KB), b.txt (10 B).``, and what the input
+    holds afterwards when the page changed it (a change handler that empties it, say)."""
+    listed = ", ".join(f"{clip(one_line(name), VALUE_CHARS)} ({human_size(size)})" for name, size in files)
+    count = "1 file" if len(files) == 1 else f"{len(files)} files"
+    line = f"Uploaded {count} into {target_text(report.element)}: {listed}."
+    if list(report.uploaded) != [name for name, _ in files]:
+        held = ", ".join(clip(one_line(name), VALUE_CHARS) for name in report.uploaded)
+        line += f" Now the input holds: {held}." if held else " The page emptied the input afterwards."
+    return line
+
+
 def dialog_answered_line(dialog: DialogInfo, *, accepted: bool, prompt_text: str | None) -> str:
     line = f'{"Accepted" if accepted else "Dismissed"} the {dialog.type} dialog "{dialog.preview}"'
     if accepted and prompt_text is not None and dialog.type == "prompt":
@@ -114,10 +128,8 @@ def opened_page_line(page: OpenedPage) -> str:
 def file_chooser_line(chooser: FileChooser) -> str:
     for_what = f" for {chooser.element}" if chooser.element else ""
     files = "several files" if chooser.multiple else "a file"
-    return (
-        f"Opened a file chooser{for_what} (to pick {files}); cdpilot closed it unanswered, "
-        "as it cannot upload files yet."
-    )
+    into = f"{{tool:upload_file}} into {chooser.element}" if chooser.element else "{tool:upload_file} into its input"
+    return f"Opened a file chooser{for_what} (to pick {files}); cdpilot closed it unanswered: upload with {into}."
 
 
 def download_line(download: Download) -> str:

@@ -47,6 +47,7 @@ HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "hover_element": input.hover_element,
     "press_key": input.press_key,
     "select_option": input.select_option,
+    "upload_file": input.upload_file,
     "go_back": navigation.go_back,
     "go_forward": navigation.go_forward,
     "navigate": navigation.navigate,

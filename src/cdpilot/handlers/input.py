@@ -7,6 +7,8 @@ event handlers run into a breakpoint answers with the pause bundle instead.
 
 from __future__ import annotations
 
+import asyncio
+
 from cdpilot_generated.models import (
     ClickElementArgs,
     FillElementArgs,
@@ -14,6 +16,7 @@ from cdpilot_generated.models import (
     HoverElementArgs,
     PressKeyArgs,
     SelectOptionArgs,
+    UploadFileArgs,
 )
 
 from cdpilot.answers import action_effects as answers
@@ -25,6 +28,7 @@ from cdpilot.browser.dom.keys import parse_key
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import browser, wants_context
+from cdpilot.upload_files import resolve_upload_files, upload_root
 
 
 async def click_element(args: ClickElementArgs, ctx: ToolContext) -> ToolResult:
@@ -65,6 +69,17 @@ async def handle_dialog(args: HandleDialogArgs, ctx: ToolContext) -> ToolResult:
     dialog, report = await actions.answer_dialog(conn, args.accept, args.prompt_text, with_context=full)
     first = answers.dialog_answered_line(dialog, accepted=args.accept, prompt_text=args.prompt_text)
     return await _answer(conn, first, report, full)
+
+
+async def upload_file(args: UploadFileArgs, ctx: ToolContext) -> ToolResult:
+    settings = ctx.settings
+    root = await asyncio.to_thread(upload_root, settings.upload_dir, settings.output_dir)
+    files = await asyncio.to_thread(resolve_upload_files, [item.root for item in args.files], root)
+    sizes = [(path.name, (await asyncio.to_thread(path.stat)).st_size) for path in files]
+    conn = await browser(ctx, args.connection_id)
+    full = wants_context(args.include_context, ctx)
+    report = await actions.upload(conn, args.selector, args.index, files, with_context=full)
+    return await _answer(conn, answers.uploaded_line(report, sizes), report, full)
 
 
 async def hover_element(args: HoverElementArgs, ctx: ToolContext) -> ToolResult:

@@ -16,6 +16,7 @@ element was resolved in, which for an iframe's element is the top document's: th
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from cdpilot.browser.dom.element_facts import ActionReport, ChosenOption, Effects
@@ -178,6 +179,42 @@ async def select(
 
     effects = await perform(conn, events, timeout_ms=timeout_ms)
     return replace(await _report(conn, element, effects, with_context), chosen=tuple(chosen))
+
+
+async def upload(
+    conn: BrowserConnection, selector: str, index: int, files: list[Path], *, with_context: bool = False
+) -> ActionReport:
+    """Give a file input `files` (checked paths), as a user picking them would: the page gets
+    its input and change events. No visibility is needed: pages often hide the input behind a
+    styled button."""
+    element = await resolve_element(conn, selector, index)
+    facts = await _call(conn, element, "file_input")
+    if not facts["fileInput"]:
+        raise ArgumentError(
+            f"{element.description} is not a file input.",
+            problems=[FieldProblem("selector", "an input[type=file]", element.description)],
+            suggestion="Upload into the page's file input: {tool:query_elements} with "
+            '{param:query_elements.selector}="input[type=file]" and {param:query_elements.include_hidden}=true '
+            "finds it, hidden ones included.",
+        )
+    if facts["disabled"]:
+        raise StateError(f"{element.description} is disabled.", suggestion="Do what enables it first, then retry.")
+    if len(files) > 1 and not facts["multiple"]:
+        raise ArgumentError(
+            f"{element.description} takes one file, not {len(files)}.",
+            problems=[FieldProblem("files", "one file (the input has no multiple attribute)", f"{len(files)} files")],
+        )
+    params = {"files": [str(path) for path in files], "objectId": element.object_id}
+
+    async def events() -> None:
+        await conn.features.unless_blocked(element.session.send("DOM.setFileInputFiles", params))
+
+    effects = await perform(conn, events, timeout_ms=DEFAULT_TIMEOUT_MS)
+    report = await _report(conn, element, effects, with_context)
+    if effects.navigation is not None or effects.dialog is not None or effects.pause is not None:
+        return replace(report, uploaded=tuple(path.name for path in files))  # the input can no longer say
+    held = await _call(conn, element, "file_input")  # a change handler may have emptied it already
+    return replace(report, uploaded=tuple(str(name) for name in held["names"]))
 
 
 async def answer_dialog(

@@ -244,6 +244,7 @@ class ActionReport:
     effects: Effects
     value_after: str | None = None  # what a filled field holds, when it is not what was typed
     chosen: tuple[ChosenOption, ...] = ()  # the options a select_option chose
+    uploaded: tuple[str, ...] = ()  # the file names an upload left in its input
     masked: bool = False  # a password field: its value is never echoed
     context: PageContext | None = None  # asked for, and the page did not pause
 
