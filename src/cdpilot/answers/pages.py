@@ -1,4 +1,4 @@
-"""What the page tools answer: tabs, navigation, screenshots, viewport, media, evaluation.
+"""What the page tools answer: tabs, navigation, screenshots, PDFs, viewport, media, evaluation.
 
 A pause in the debugger that ends a navigation or an evaluation early is the news, so those
 answers lead with one sentence saying so and carry the pause bundle (rendered by the
@@ -15,6 +15,8 @@ from cdpilot.browser.page.page_facts import (
     MediaEmulation,
     NavigationKind,
     NavigationResult,
+    PaperSize,
+    PdfFile,
     Screenshot,
     ScreenshotCut,
     TargetClosed,
@@ -22,7 +24,7 @@ from cdpilot.browser.page.page_facts import (
     TargetSwitch,
     ViewportSet,
 )
-from cdpilot.text import clip, human_size
+from cdpilot.text import clip, human_size, plural
 
 TARGET_LINE_CHARS = 160
 UNREADABLE_SCALE = 0.25  # below it, text in a shrunk screenshot cannot be read
@@ -157,6 +159,12 @@ def screenshot_answer(shot: Screenshot) -> str:
 
 def saved_screenshot_answer(shot: Screenshot, path: str) -> str:
     return f"Saved screenshot of {screenshot_description(shot)} to {path}"
+
+
+def saved_pdf_answer(pdf: PdfFile, *, url: str, path: str, paper: PaperSize, landscape: bool) -> str:
+    orientation = "landscape" if landscape else "portrait"
+    size = f"{plural(pdf.pages, 'page')}, {human_size(len(pdf.data))}"
+    return f"Saved a PDF of {url} to {path}: {size} ({paper}, {orientation})."
 
 
 def viewport_answer(viewport: ViewportSet) -> str:

@@ -1,8 +1,9 @@
-"""Rendering tools (smart: `page`): screenshots, viewport size and media emulation.
+"""Rendering tools (smart: `page`): screenshots, PDFs, viewport size and media emulation.
 
 A screenshot answers as MCP image content by default, shrunk to what a model accepts (a
 full page or an element to an overview size); with `path` it is written under the output
-directory at full resolution instead and only the path comes back.
+directory at full resolution instead and only the path comes back. A PDF is always written
+to a file: a model cannot read one inline.
 """
 
 from __future__ import annotations
@@ -12,10 +13,16 @@ import base64
 import math
 from pathlib import PurePosixPath
 
-from cdpilot_generated.models import BrowserEmulateMediaArgs, BrowserScreenshotArgs, BrowserSetViewportArgs
+from cdpilot_generated.models import BrowserEmulateMediaArgs, BrowserScreenshotArgs, BrowserSetViewportArgs, SavePdfArgs
 
-from cdpilot.answers.pages import media_answer, saved_screenshot_answer, screenshot_answer, viewport_answer
-from cdpilot.browser.page import capture
+from cdpilot.answers.pages import (
+    media_answer,
+    saved_pdf_answer,
+    saved_screenshot_answer,
+    screenshot_answer,
+    viewport_answer,
+)
+from cdpilot.browser.page import capture, pdf
 from cdpilot.browser.page.page_facts import ImageFormat, ImageLimits
 from cdpilot.context import Image, Settings, ToolContext, ToolResult
 from cdpilot.handlers.common import browser
@@ -56,6 +63,19 @@ async def browser_screenshot(args: BrowserScreenshotArgs, ctx: ToolContext) -> T
         path = await asyncio.to_thread(write_output, ctx.settings.output_dir, args.path, data, field="path")
         return ToolResult(saved_screenshot_answer(shot, str(path)))
     return ToolResult(screenshot_answer(shot), images=(Image(shot.data_base64, shot.mime_type),))
+
+
+async def save_pdf(args: SavePdfArgs, ctx: ToolContext) -> ToolResult:
+    check_output_path(args.path, field="path")
+    conn = await browser(ctx, args.connection_id)
+    printed = await pdf.print_pdf(
+        conn, landscape=args.landscape, print_background=args.print_background, scale=args.scale, paper=args.paper
+    )
+    path = await asyncio.to_thread(write_output, ctx.settings.output_dir, args.path, printed.data, field="path")
+    answer = saved_pdf_answer(
+        printed, url=conn.target_url or "", path=str(path), paper=args.paper, landscape=args.landscape
+    )
+    return ToolResult(answer)
 
 
 async def browser_set_viewport(args: BrowserSetViewportArgs, ctx: ToolContext) -> ToolResult:
