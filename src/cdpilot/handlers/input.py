@@ -12,6 +12,7 @@ import asyncio
 from cdpilot_generated.models import (
     ClickElementArgs,
     FillElementArgs,
+    FillFormArgs,
     HandleDialogArgs,
     HoverElementArgs,
     PressKeyArgs,
@@ -20,9 +21,10 @@ from cdpilot_generated.models import (
 )
 
 from cdpilot.answers import action_effects as answers
+from cdpilot.answers.form_fill import filled_form
 from cdpilot.answers.pause_bundle import pause_bundle_lines
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
-from cdpilot.browser.dom import actions
+from cdpilot.browser.dom import actions, forms
 from cdpilot.browser.dom.element_facts import ActionReport
 from cdpilot.browser.dom.keys import parse_key
 from cdpilot.browser.session.browser_connection import BrowserConnection
@@ -118,3 +120,11 @@ async def _answer(conn: BrowserConnection, first: str, report: ActionReport, ful
     if report.effects.pause is not None:
         lines += pause_bundle_lines(await take_pause_snapshot(conn, report.effects.pause, full=full, console_mark=None))
     return ToolResult("\n".join(lines))
+
+
+async def fill_form(args: FillFormArgs, ctx: ToolContext) -> ToolResult:
+    conn = await browser(ctx, args.connection_id)
+    full = wants_context(args.include_context, ctx)
+    fields = [forms.FormField(field.selector, field.value, field.index) for field in args.fields]
+    report = await forms.fill_form(conn, fields, timeout_ms=args.timeout_ms, with_context=full)
+    return await _answer(conn, filled_form(report.fields), report.action, full)

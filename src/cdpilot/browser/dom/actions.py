@@ -48,7 +48,7 @@ async def click(
 ) -> ActionReport:
     element = await resolve_element(conn, selector, index)
     x, y = await _actionable_point(conn, element, timeout_ms, need_enabled=True)
-    downloads = button == "left" and bool(await _call(conn, element, "download_link"))
+    downloads = button == "left" and bool(await call_script(conn, element, "download_link"))
     mouse = {"x": x, "y": y, "button": button}
 
     async def events() -> None:
@@ -86,15 +86,15 @@ async def fill(
     The change event is dispatched rather than caused by a blur: blurring would close the
     suggestion list of an autocomplete field the caller is about to pick from."""
     element = await resolve_element(conn, selector, index)
-    kind = await _call(conn, element, "input_kind")
+    kind = await call_script(conn, element, "input_kind")
     if kind not in ("text", "password", "value", "contenteditable"):
         raise _not_fillable(element, kind)
-    await _wait_actionable(conn, element, timeout_ms, need_enabled=True, need_editable=True)
+    await wait_actionable(conn, element, timeout_ms, need_enabled=True, need_editable=True)
     outcome: list[str] = []
 
     async def events() -> None:
         if kind == "value":  # date, colour, range…: no text entry to type into
-            if not await _call(conn, element, "set_value", text):
+            if not await call_script(conn, element, "set_value", text):
                 raise ArgumentError(
                     "The field refused the value.",
                     problems=[FieldProblem("text", f"a value this {element.description} accepts", repr(text))],
@@ -102,13 +102,13 @@ async def fill(
                     "#ff0000), then call {tool:fill_element} again.",
                 )
         else:
-            if await _call(conn, element, "prepare_fill", clear) == "selected" and not text:
-                await _keys(conn, parse_key("Delete"))
+            if await call_script(conn, element, "prepare_fill", clear) == "selected" and not text:
+                await send_keys(conn, parse_key("Delete"))
             if text:
                 await conn.features.unless_blocked(conn.page.send("Input.insertText", {"text": text}))
-            outcome.append(await _call(conn, element, "commit_change"))
+            outcome.append(await call_script(conn, element, "commit_change"))
         if submit:
-            await _keys(conn, parse_key("Enter"))
+            await send_keys(conn, parse_key("Enter"))
 
     effects = await perform(conn, events, timeout_ms=timeout_ms)
     masked = kind == "password"
@@ -124,14 +124,14 @@ async def press(
     element = None
     if selector is not None:
         element = await resolve_element(conn, selector, index)
-        await _wait_actionable(conn, element, DEFAULT_TIMEOUT_MS, need_enabled=False, need_editable=False)
-        if not await _call(conn, element, "focus_element"):
+        await wait_actionable(conn, element, DEFAULT_TIMEOUT_MS, need_enabled=False, need_editable=False)
+        if not await call_script(conn, element, "focus_element"):
             raise StateError(
                 f"{element.description} cannot take the keyboard focus.",
                 suggestion="Target a focusable element (input, button, link, [tabindex]), or leave out the "
                 "selector to press the key wherever the focus is; {tool:query_elements} lists candidates.",
             )
-    effects = await perform(conn, lambda: _keys(conn, keypress), timeout_ms=DEFAULT_TIMEOUT_MS)
+    effects = await perform(conn, lambda: send_keys(conn, keypress), timeout_ms=DEFAULT_TIMEOUT_MS)
     return await _report(conn, element, effects, with_context)
 
 
@@ -159,7 +159,7 @@ async def select(
     """Choose one option of a <select> by value or by its visible label (one of them, as
     `check_select_choice` allows); fires input and change."""
     element = await resolve_element(conn, selector, index)
-    kind = await _call(conn, element, "input_kind")
+    kind = await call_script(conn, element, "input_kind")
     if kind != "select":
         raise ArgumentError(
             "select_option works on <select> elements only.",
@@ -167,12 +167,12 @@ async def select(
             suggestion="Type into fields with {tool:fill_element}; open a custom dropdown and pick from it "
             "with {tool:click_element}.",
         )
-    await _wait_actionable(conn, element, timeout_ms, need_enabled=True, need_editable=False)
+    await wait_actionable(conn, element, timeout_ms, need_enabled=True, need_editable=False)
     chosen: list[ChosenOption] = []
     by, wanted = ("value", value) if value is not None else ("label", label)
 
     async def events() -> None:
-        reply = await _call(conn, element, "choose_option", by, wanted)
+        reply = await call_script(conn, element, "choose_option", by, wanted)
         if "options" in reply:
             raise _no_such_option(element, by, str(wanted), reply)
         chosen.append(ChosenOption(label=str(reply["label"]), value=str(reply["value"])))
@@ -188,7 +188,7 @@ async def upload(
     its input and change events. No visibility is needed: pages often hide the input behind a
     styled button."""
     element = await resolve_element(conn, selector, index)
-    facts = await _call(conn, element, "file_input")
+    facts = await call_script(conn, element, "file_input")
     if not facts["fileInput"]:
         raise ArgumentError(
             f"{element.description} is not a file input.",
@@ -213,7 +213,7 @@ async def upload(
     report = await _report(conn, element, effects, with_context)
     if effects.navigation is not None or effects.dialog is not None or effects.pause is not None:
         return replace(report, uploaded=tuple(path.name for path in files))  # the input can no longer say
-    held = await _call(conn, element, "file_input")  # a change handler may have emptied it already
+    held = await call_script(conn, element, "file_input")  # a change handler may have emptied it already
     return replace(report, uploaded=tuple(str(name) for name in held["names"]))
 
 
@@ -243,7 +243,7 @@ async def _actionable_point(
     conn: BrowserConnection, element: ElementHandle, timeout_ms: int, *, need_enabled: bool
 ) -> tuple[float, float]:
     """Wait until the element can be acted on; scroll it in; its centre, if it is the hit target there."""
-    await _wait_actionable(conn, element, timeout_ms, need_enabled=need_enabled, need_editable=False)
+    await wait_actionable(conn, element, timeout_ms, need_enabled=need_enabled, need_editable=False)
     features, session, target = conn.features, element.session, {"objectId": element.object_id}
     await features.unless_blocked(session.send("DOM.scrollIntoViewIfNeeded", target))
     quads = (await features.unless_blocked(session.send("DOM.getContentQuads", target)))["quads"]
@@ -251,7 +251,7 @@ async def _actionable_point(
     if not centres:
         raise _not_actionable(element, "hidden:no box on screen", timeout_ms)
     x, y = centres[0]
-    covering = await _call(conn, element, "hit_target", x, y)
+    covering = await call_script(conn, element, "hit_target", x, y)
     if covering:
         raise StateError(
             f"{element.description} is covered by {covering} at its centre ({x:.0f}, {y:.0f}); the pointer "
@@ -262,13 +262,14 @@ async def _actionable_point(
     return x, y
 
 
-async def _wait_actionable(
+async def wait_actionable(
     conn: BrowserConnection, element: ElementHandle, timeout_ms: int, *, need_enabled: bool, need_editable: bool
 ) -> None:
+    """Wait until the element is visible and still (and enabled, editable, when asked); a StateError saying why not."""
     conn.features.raise_if_blocked()  # the check below waits on animation frames: a paused page renders none
     budget_s = timeout_ms / 1000 + RENDER_GRACE_S
     try:
-        problem = await _call(
+        problem = await call_script(
             conn, element, "actionable", timeout_ms, need_enabled, need_editable, await_promise=True, timeout_s=budget_s
         )
     except CdpTimeoutError:
@@ -337,12 +338,12 @@ async def _mouse(conn: BrowserConnection, params: dict[str, Any]) -> None:
     await conn.features.unless_blocked(conn.page.send("Input.dispatchMouseEvent", params))
 
 
-async def _keys(conn: BrowserConnection, keypress: KeyPress) -> None:
+async def send_keys(conn: BrowserConnection, keypress: KeyPress) -> None:
     for event in key_events(keypress):
         await conn.features.unless_blocked(conn.page.send("Input.dispatchKeyEvent", event))
 
 
-async def _call(
+async def call_script(
     conn: BrowserConnection,
     element: ElementHandle,
     script_name: str,

@@ -251,3 +251,26 @@ class ActionReport:
 
 def _strings(values: Sequence[Any]) -> tuple[str, ...]:
     return tuple(str(v) for v in values)
+
+
+@dataclass(frozen=True)
+class FieldOutcome:
+    """One field of a form fill: what it holds afterwards, or why it was not filled."""
+
+    selector: str
+    index: int | None  # as the call gave it
+    kind: str = ""  # input type (email, checkbox, date…), textarea, select, select multiple, contenteditable
+    value_after: str | None = None  # what a typed or set field holds (never a password's)
+    changed: bool = False  # a typed field holds something else than was typed (maxlength, a mask)
+    checked: bool | None = None  # a checkbox or radio
+    chosen: tuple[ChosenOption, ...] = ()  # the options a select holds
+    length: int = 0  # the characters a password field holds, its value never kept
+    error: str = ""  # why it was not filled, and what to do
+
+
+@dataclass(frozen=True)
+class FormReport:
+    """A form fill: each field's outcome, in the order given, and what the whole fill caused."""
+
+    fields: tuple[FieldOutcome, ...]
+    action: ActionReport  # no element: the effects and the page context are the form's

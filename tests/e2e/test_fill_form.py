@@ -1,0 +1,248 @@
+"""fill_form (smart: fill_element with fields) through the real server, in both modes, on a real Chromium.
+
+Every test reads back what the page holds (values, checked states, the events its handlers
+saw), not only the answer. One server and browser per mode serve the whole module.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.e2e.harness import ModeClient, text_of
+from tests.support.site import html
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+RECORD_EVENTS = """<script>window.__events = [];
+for (const el of document.querySelectorAll("input, select, textarea, [contenteditable]"))
+  for (const type of ["click", "input", "change"]) el.addEventListener(type, () => __events.push(el.id + ":" + type));
+</script>"""
+
+PAGES = {
+    "/form": (
+        200,
+        "text/html",
+        html(
+            "Form",
+            """<form onsubmit="return false">
+  <input id="name" value="old name"><input id="email" type="email"><input id="password" type="password">
+  <textarea id="bio">old bio</textarea>
+  <select id="country" onchange="console.log('country ' + this.value)"><option value="">Choose</option>
+    <option value="fr">France</option><option value="de">Germany</option></select>
+  <select id="colors" multiple><option value="r">Red</option><option value="g" selected>Green</option>
+    <option value="b">Blue</option></select>
+  <label><input id="terms" type="checkbox"> Terms</label><label><input id="news" type="checkbox" checked> News</label>
+  <label><input id="free" type="radio" name="plan" checked> Free</label>
+  <label><input id="pro" type="radio" name="plan"> Pro</label>
+  <input id="when" type="date" value="2026-01-01"><input id="at" type="time">
+  <input id="volume" type="range" min="0" max="10" value="5">
+  <div id="notes" contenteditable="true">old notes</div>
+  <input id="locked" disabled value="kept">
+</form>"""
+            + RECORD_EVENTS,
+        ),
+    ),
+    "/alerting": (
+        200,
+        "text/html",
+        html(
+            "Alerting",
+            """<input id="first"><label><input id="agree" type="checkbox" onchange="alert('Thanks')"> Agree</label>
+<input id="last">""",
+        ),
+    ),
+}
+
+EVERY_KIND: list[dict[str, Any]] = [
+    {"selector": "#name", "value": "Ada"},
+    {"selector": "#email", "value": "ada@example.test"},
+    {"selector": "#password", "value": "hunter2"},
+    {"selector": "#bio", "value": "New bio"},
+    {"selector": "#country", "value": "France"},
+    {"selector": "#colors", "value": ["r", "Blue"]},
+    {"selector": "#terms", "value": True},
+    {"selector": "#news", "value": True},
+    {"selector": "#pro", "value": True},
+    {"selector": "#when", "value": "2026-11-25"},
+    {"selector": "#at", "value": "13:45"},
+    {"selector": "#volume", "value": "8"},
+    {"selector": "#notes", "value": "new notes"},
+    {"selector": "#locked", "value": "changed"},
+]
+PAGE_STATE = """(() => {
+  const $ = s => document.querySelector(s);
+  return [$('#name').value, $('#email').value, $('#password').value, $('#bio').value, $('#country').value,
+    [...$('#colors').selectedOptions].map(o => o.value), $('#terms').checked, $('#news').checked,
+    $('#free').checked, $('#pro').checked, $('#when').value, $('#at').value, $('#volume').value,
+    $('#notes').textContent, $('#locked').value];
+})()"""
+
+
+async def goto(client: ModeClient, site_url: str, path: str) -> None:
+    await client.ok("navigate", url=site_url + path)
+
+
+async def test_one_call_fills_every_kind_of_field(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/form")
+    text = await client.ok("fill_form", fields=EVERY_KIND)
+    lines = text.splitlines()
+    assert lines[:15] == [
+        "Filled 13 of 14 fields:",
+        '  #name (text): "Ada"',
+        '  #email (email): "ada@example.test"',
+        "  #password (password): 7 characters",
+        '  #bio (textarea): "New bio"',
+        '  #country (select): "France" (value "fr")',
+        '  #colors (select multiple): "Red" (value "r"), "Blue" (value "b")',
+        "  #terms (checkbox): checked",
+        "  #news (checkbox): checked",
+        "  #pro (radio): checked",
+        '  #when (date): "2026-11-25"',
+        '  #at (time): "13:45"',
+        '  #volume (range): "8"',
+        '  #notes (contenteditable): "new notes"',
+        "  #locked (text): It is disabled. Do what enables it first, then fill it again.",
+    ], text
+    assert lines[15] == "Console: [log] country fr", text  # the form's effects, once, after its fields
+    assert "hunter2" not in text
+    assert await client.js(PAGE_STATE) == [
+        "Ada",
+        "ada@example.test",
+        "hunter2",
+        "New bio",
+        "fr",
+        ["r", "b"],
+        True,
+        True,
+        False,
+        True,
+        "2026-11-25",
+        "13:45",
+        "8",
+        "new notes",
+        "kept",
+    ]
+    events = await client.js("window.__events")
+    assert [e for e in events if e.startswith(("terms:", "news:", "free:", "pro:"))] == [
+        "terms:click",
+        "terms:input",
+        "terms:change",
+        "pro:click",
+        "pro:input",
+        "pro:change",
+    ], events  # a checkbox already as asked is not clicked
+    # Typed as fill_element types: input, then change (the browser fires its own again when the focus moves on).
+    assert [e for e in events if e.startswith("email:")][:2] == ["email:input", "email:change"], events
+
+
+async def test_a_bad_field_says_why_and_the_others_are_filled(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/form")
+    fields = [
+        {"selector": "#nope", "value": "x"},
+        {"selector": "#terms", "value": "yes"},
+        {"selector": "#free", "value": False},
+        {"selector": "#country", "value": "Atlantis"},
+        {"selector": "#name", "value": "Grace"},
+        {"selector": "#colors", "value": True},
+    ]
+    lines = (await client.ok("fill_form", fields=fields)).splitlines()
+    assert lines[:7] == [
+        "Filled 1 of 6 fields:",
+        "  #nope: No element matches the selector. Call query_elements() to see what exists, or wait_for() if it "
+        "appears later.",
+        "  #terms (checkbox): Give true or false, not a string.",
+        "  #free (radio): False cannot uncheck a radio; give true to another radio of its group.",
+        '  #country (select): No option has the value or label "Atlantis". Options (value (label)): "" (Choose), '
+        '"fr" (France), "de" (Germany). Give one of the values or labels above.',
+        '  #name (text): "Grace"',
+        "  #colors (select multiple): Give a string or a list of strings (options' values or labels), not true or "
+        "false.",
+    ], lines
+    assert await client.js("[document.querySelector('#name').value, document.querySelector('#terms').checked]") == [
+        "Grace",
+        False,
+    ]
+
+
+async def test_a_value_the_input_refuses_is_said_with_what_it_holds(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/form")
+    fields = [{"selector": "#when", "value": "25/11/2026"}, {"selector": "#volume", "value": "15"}]
+    lines = (await client.ok("fill_form", fields=fields)).splitlines()
+    assert lines[:3] == [
+        "Filled 0 of 2 fields:",
+        '  #when (date): The input turned "25/11/2026" into "", so it was left as it was ("2026-01-01"). Give a '
+        "value like 2026-11-25.",
+        '  #volume (range): The input turned "15" into "10", so it was left as it was ("5"). Give a number from 0 '
+        "to 10 in steps of 1.",
+    ], lines
+    assert await client.js("[document.querySelector('#when').value, document.querySelector('#volume').value]") == [
+        "2026-01-01",
+        "5",
+    ]
+    assert await client.js("window.__events.filter(e => /^(when|volume):/.test(e))") == []
+
+
+async def test_empty_values_clear_what_the_field_holds(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/form")
+    fields = [
+        {"selector": "#name", "value": ""},
+        {"selector": "#notes", "value": ""},
+        {"selector": "#colors", "value": []},
+    ]
+    lines = (await client.ok("fill_form", fields=fields)).splitlines()
+    assert lines[:4] == [
+        "Filled 3 of 3 fields:",
+        '  #name (text): ""',
+        '  #notes (contenteditable): ""',
+        "  #colors (select multiple): nothing selected",
+    ], lines
+    state = "(q => [q('#name').value, q('#notes').textContent, q('#colors').selectedOptions.length])"
+    assert await client.js(state + "(s => document.querySelector(s))") == ["", "", 0]
+
+
+async def test_a_dialog_a_field_opens_stops_the_form_and_is_reported(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/alerting")
+    fields = [
+        {"selector": "#first", "value": "a"},
+        {"selector": "#agree", "value": True},
+        {"selector": "#last", "value": "z"},
+    ]
+    lines = (await client.ok("fill_form", fields=fields)).splitlines()
+    answer = 'interact(action="handle_dialog")' if client.mode == "smart" else "handle_dialog()"
+    assert lines[:5] == [
+        "Filled 1 of 3 fields:",
+        '  #first (text): "a"',
+        "  #agree: Unfinished: a dialog opened while it was being filled (below); fill it again once that is dealt "
+        "with.",
+        "  #last: Not filled: the form stopped at an earlier field.",
+        f'Opened an alert dialog: "Thanks" — answer it with {answer}.',
+    ], lines
+    await client.ok("handle_dialog")
+    assert await client.js("[document.querySelector('#agree').checked, document.querySelector('#last').value]") == [
+        True,
+        "",
+    ]
+
+
+async def test_smart_fill_element_takes_fields_and_routes_them_to_fill_form(client: ModeClient, site_url: str) -> None:
+    """The raw calls each mode's client makes: smart's fill_element does both jobs, legacy has two tools."""
+    await goto(client, site_url, "/form")
+    tools = {tool.name: tool for tool in (await client.client.list_tools()).tools}
+    fields = [{"selector": "#email", "value": "raw@example.test"}]
+    if client.mode == "smart":
+        assert "fill_form" not in tools
+        schema = tools["fill_element"].input_schema["properties"]
+        assert "fields" in schema and "text" in schema and "timeout_ms" not in schema
+        result = await client.client.call_tool("fill_element", {"fields": fields})
+        refused = await client.client.call_tool("fill_element", {"fields": fields, "timeout_ms": 100})
+        assert refused.is_error and "timeout_ms" in text_of(refused), text_of(refused)
+    else:
+        assert "fields" not in tools["fill_element"].input_schema["properties"]
+        result = await client.client.call_tool("fill_form", {"fields": fields})
+    assert not result.is_error and text_of(result).startswith("Filled 1 of 1 field:\n  #email (email)"), result
+    assert await client.js("document.querySelector('#email').value") == "raw@example.test"
+    text = await client.ok("fill_element", selector="#email", text="typed@example.test")
+    assert text.startswith('Filled input#email with "typed@example.test".'), text
+    assert await client.js("document.querySelector('#email').value") == "typed@example.test"
