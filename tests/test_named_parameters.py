@@ -46,7 +46,10 @@ PLAIN_PARAMETER = re.compile(
 )
 PLAIN_CALL = re.compile(r"(?<![\w.:{-])(" + "|".join(sorted(TOOL_NAMES, key=len, reverse=True)) + r")\((?!s\))")
 # Words that read as a parameter but are not one, each with why.
-NOT_PARAMETERS = {'value="': "the element notation shows an input's value attribute"}
+NOT_PARAMETERS = {
+    'value="': "the element notation shows an input's value attribute",
+    '[name="': "a CSS attribute selector",
+}
 
 
 def texts() -> Iterator[tuple[str, str]]:

@@ -115,7 +115,8 @@ async def test_smart_action_missing_or_unknown_names_the_discriminator() -> None
     registry, _, _ = make_registry("smart")
     for arguments, given in (({}, "nothing"), ({"action": "explode"}, "'explode'")):
         result = await registry.call("chrome", arguments)
-        assert f"action: expected one of: launch, connect, list, switch, disconnect, got {given}" in text_of(result)
+        actions = "launch, connect, list, switch, disconnect, save_state, load_state"
+        assert f"action: expected one of: {actions}, got {given}" in text_of(result)
 
 
 async def test_smart_parameter_of_another_action_is_refused_by_name() -> None:
@@ -257,7 +258,7 @@ async def test_a_rule_routed_validation_error_names_the_route_and_why(
             "chrome",
             {"action": "list", "bogus": 1},
             "bogus: expected no such parameter for chrome "
-            "(parameters: action, headless, url, connection_id, host, port, ws_url), got 1",
+            "(parameters: action, headless, url, connection_id, host, port, ws_url, path), got 1",
         ),
     ],
 )
@@ -293,10 +294,12 @@ async def test_an_omitted_parameter_is_accepted_in_legacy_mode() -> None:
     assert (name, args.executable_path, args.extra_args) == ("chrome_launch", "/opt/chrome", ["--mute-audio"])
 
 
-async def test_a_single_rule_tool_is_named_as_itself() -> None:
+async def test_an_actions_invalid_arguments_name_the_action_and_the_tool() -> None:
     registry, _, _ = make_registry("smart", active="browser-1")
-    text = text_of(await registry.call("call_stack", {"max_frames": 99}))
-    assert text.startswith("Invalid arguments for call_stack:\n- max_frames: expected less than or equal to 30, got 99")
+    text = text_of(await registry.call("execution", {"action": "stack", "max_frames": 99}))
+    assert text.startswith(
+        "Invalid arguments for action 'stack' of execution:\n- max_frames: expected less than or equal to 30, got 99"
+    ), text
 
 
 async def test_suggestions_spell_route_targets_as_smart_mode_calls_them() -> None:
@@ -305,7 +308,7 @@ async def test_suggestions_spell_route_targets_as_smart_mode_calls_them() -> Non
         "Not paused.",
         suggestion="Use {tool:debugger_disable}, {tool:debugger_evaluate_on_call_frame} or {tool:evaluate_js}.",
     )
-    result = await registry.call("call_stack", {})
+    result = await registry.call("execution", {"action": "stack"})
     assert text_of(result).endswith("Use enable_debug_tools(enabled=false), evaluate(call_frame_id=…) or evaluate().")
 
 

@@ -20,6 +20,7 @@ from cdpilot_generated.models import (
     ChromeLaunchArgs,
     ChromeListConnectionsArgs,
     ChromeSwitchConnectionArgs,
+    ClearStorageArgs,
     ClickElementArgs,
     CloseTargetArgs,
     DebuggerDisableArgs,
@@ -43,10 +44,14 @@ from cdpilot_generated.models import (
     DebuggerStepIntoArgs,
     DebuggerStepOutArgs,
     DebuggerStepOverArgs,
+    DeleteCookiesArgs,
     EvaluateJsArgs,
     FillElementArgs,
+    FillFormArgs,
     GetConsoleLogsArgs,
+    GetCookiesArgs,
     GetNetworkRequestArgs,
+    GetStorageArgs,
     GoBackArgs,
     GoForwardArgs,
     HandleDialogArgs,
@@ -54,12 +59,17 @@ from cdpilot_generated.models import (
     InspectElementArgs,
     ListNetworkRequestsArgs,
     ListTargetsArgs,
+    LoadStorageStateArgs,
     NavigateArgs,
     NewTargetArgs,
     PressKeyArgs,
     QueryElementsArgs,
     ReloadArgs,
+    SavePdfArgs,
+    SaveStorageStateArgs,
     SelectOptionArgs,
+    SetCookieArgs,
+    SetStorageArgs,
     SwitchTargetArgs,
     UploadFileArgs,
     WaitForArgs,
@@ -78,6 +88,7 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     chrome_launch: Callable[[ChromeLaunchArgs, ContextT], Awaitable[ResultT]]
     chrome_list_connections: Callable[[ChromeListConnectionsArgs, ContextT], Awaitable[ResultT]]
     chrome_switch_connection: Callable[[ChromeSwitchConnectionArgs, ContextT], Awaitable[ResultT]]
+    clear_storage: Callable[[ClearStorageArgs, ContextT], Awaitable[ResultT]]
     click_element: Callable[[ClickElementArgs, ContextT], Awaitable[ResultT]]
     close_target: Callable[[CloseTargetArgs, ContextT], Awaitable[ResultT]]
     debugger_disable: Callable[[DebuggerDisableArgs, ContextT], Awaitable[ResultT]]
@@ -101,10 +112,14 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     debugger_step_into: Callable[[DebuggerStepIntoArgs, ContextT], Awaitable[ResultT]]
     debugger_step_out: Callable[[DebuggerStepOutArgs, ContextT], Awaitable[ResultT]]
     debugger_step_over: Callable[[DebuggerStepOverArgs, ContextT], Awaitable[ResultT]]
+    delete_cookies: Callable[[DeleteCookiesArgs, ContextT], Awaitable[ResultT]]
     evaluate_js: Callable[[EvaluateJsArgs, ContextT], Awaitable[ResultT]]
     fill_element: Callable[[FillElementArgs, ContextT], Awaitable[ResultT]]
+    fill_form: Callable[[FillFormArgs, ContextT], Awaitable[ResultT]]
     get_console_logs: Callable[[GetConsoleLogsArgs, ContextT], Awaitable[ResultT]]
+    get_cookies: Callable[[GetCookiesArgs, ContextT], Awaitable[ResultT]]
     get_network_request: Callable[[GetNetworkRequestArgs, ContextT], Awaitable[ResultT]]
+    get_storage: Callable[[GetStorageArgs, ContextT], Awaitable[ResultT]]
     go_back: Callable[[GoBackArgs, ContextT], Awaitable[ResultT]]
     go_forward: Callable[[GoForwardArgs, ContextT], Awaitable[ResultT]]
     handle_dialog: Callable[[HandleDialogArgs, ContextT], Awaitable[ResultT]]
@@ -112,12 +127,17 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     inspect_element: Callable[[InspectElementArgs, ContextT], Awaitable[ResultT]]
     list_network_requests: Callable[[ListNetworkRequestsArgs, ContextT], Awaitable[ResultT]]
     list_targets: Callable[[ListTargetsArgs, ContextT], Awaitable[ResultT]]
+    load_storage_state: Callable[[LoadStorageStateArgs, ContextT], Awaitable[ResultT]]
     navigate: Callable[[NavigateArgs, ContextT], Awaitable[ResultT]]
     new_target: Callable[[NewTargetArgs, ContextT], Awaitable[ResultT]]
     press_key: Callable[[PressKeyArgs, ContextT], Awaitable[ResultT]]
     query_elements: Callable[[QueryElementsArgs, ContextT], Awaitable[ResultT]]
     reload: Callable[[ReloadArgs, ContextT], Awaitable[ResultT]]
+    save_pdf: Callable[[SavePdfArgs, ContextT], Awaitable[ResultT]]
+    save_storage_state: Callable[[SaveStorageStateArgs, ContextT], Awaitable[ResultT]]
     select_option: Callable[[SelectOptionArgs, ContextT], Awaitable[ResultT]]
+    set_cookie: Callable[[SetCookieArgs, ContextT], Awaitable[ResultT]]
+    set_storage: Callable[[SetStorageArgs, ContextT], Awaitable[ResultT]]
     switch_target: Callable[[SwitchTargetArgs, ContextT], Awaitable[ResultT]]
     upload_file: Callable[[UploadFileArgs, ContextT], Awaitable[ResultT]]
     wait_for: Callable[[WaitForArgs, ContextT], Awaitable[ResultT]]

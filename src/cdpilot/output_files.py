@@ -119,3 +119,27 @@ def write_output(configured: Path | None, user_path: str, data: bytes, *, field:
     with os.fdopen(fd, "wb") as file:
         file.write(data)
     return target
+
+
+MAX_READ_BYTES = 64 * 1024 * 1024  # a file cdpilot reads back (a storage state) is small; this bounds a mistake
+
+
+def read_output(configured: Path | None, user_path: str, *, field: str) -> bytes:
+    """The bytes of a file under the output directory (one cdpilot wrote earlier, say), by the
+    same rules as writing: nothing outside it is ever read."""
+    relative = _checked_relative(user_path, field)
+    root = output_root(configured)
+    target = (root / relative).resolve()
+    if not _inside(target, root):
+        raise _refuse(field, "a symlink that leads outside")
+    if not target.is_file():
+        raise ArgumentError(
+            "There is no such file in the output directory.",
+            problems=[FieldProblem(field, f"a file under {root}", user_path)],
+        )
+    if target.stat().st_size > MAX_READ_BYTES:
+        raise ArgumentError(
+            "The file is too large to read.",
+            problems=[FieldProblem(field, f"a file of at most {MAX_READ_BYTES // (1024 * 1024)} MiB", user_path)],
+        )
+    return target.read_bytes()

@@ -41,6 +41,36 @@ class FillElementArgs(ArgsModel):
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
+class FieldModel(ArgsModel):
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    selector: str
+    value: str | bool | list[str]
+    index: Annotated[int | None, Field(ge=0)] = None
+
+
+class FillFormArgs(ArgsModel):
+    """
+    Fill many fields at once: text, select, checkbox, radio, date, contenteditable.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    fields: Annotated[
+        list[FieldModel],
+        Field(
+            description='{selector, value, index?} each; value: text, option value/label (list: multiple), or checked.',
+            max_length=50,
+            min_length=1,
+        ),
+    ]
+    timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1, le=600000)] = 5000
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
 class HandleDialogArgs(ArgsModel):
     """
     Accept or dismiss the open alert/confirm/prompt.

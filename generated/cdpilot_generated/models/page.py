@@ -53,3 +53,19 @@ class BrowserSetViewportArgs(ArgsModel):
     device_scale_factor: Annotated[float, Field(description='Pixel ratio.', ge=0.5, le=4.0)] = 1
     mobile: Annotated[bool, Field(description='Mobile.')] = False
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
+class SavePdfArgs(ArgsModel):
+    """
+    Save the page as a PDF file under the output dir.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    path: Annotated[str, Field(description='Save to (under output dir).')]
+    landscape: Annotated[bool, Field(description='Landscape.')] = False
+    print_background: Annotated[bool, Field(description='Print backgrounds.')] = True
+    scale: Annotated[float, Field(description='Rendering scale.', ge=0.1, le=2.0)] = 1
+    paper: Annotated[Literal['letter', 'a4', 'legal'], Field(description='Paper size.')] = 'letter'
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None

@@ -8,7 +8,7 @@ or mistyped handler never ships.
 from cdpilot_generated.contract import HandlerTable
 
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers import connection, debugger, dom, evaluate, input, navigation, observe, page, targets
+from cdpilot.handlers import connection, debugger, dom, evaluate, input, navigation, observe, page, storage, targets
 
 HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "chrome_connect": connection.chrome_connect,
@@ -43,6 +43,7 @@ HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "evaluate_js": evaluate.evaluate_js,
     "click_element": input.click_element,
     "fill_element": input.fill_element,
+    "fill_form": input.fill_form,
     "handle_dialog": input.handle_dialog,
     "hover_element": input.hover_element,
     "press_key": input.press_key,
@@ -58,6 +59,15 @@ HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "browser_emulate_media": page.browser_emulate_media,
     "browser_screenshot": page.browser_screenshot,
     "browser_set_viewport": page.browser_set_viewport,
+    "save_pdf": page.save_pdf,
+    "clear_storage": storage.clear_storage,
+    "delete_cookies": storage.delete_cookies,
+    "get_cookies": storage.get_cookies,
+    "get_storage": storage.get_storage,
+    "load_storage_state": storage.load_storage_state,
+    "save_storage_state": storage.save_storage_state,
+    "set_cookie": storage.set_cookie,
+    "set_storage": storage.set_storage,
     "close_target": targets.close_target,
     "list_targets": targets.list_targets,
     "new_target": targets.new_target,

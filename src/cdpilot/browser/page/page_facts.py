@@ -1,5 +1,5 @@
-"""What the page tools learn, as plain data: tabs, loads, dialogs, screenshots, emulation and
-evaluated values.
+"""What the page tools learn, as plain data: tabs, loads, dialogs, screenshots, PDFs, emulation
+and evaluated values.
 
 The modules that find these out speak CDP; these facts do not, so the answer renderers can
 import them without loading the protocol client.
@@ -19,6 +19,7 @@ NavigationKind = Literal["goto", "back", "forward", "reload"]
 DownloadState = Literal["in progress", "completed", "canceled"]
 ImageFormat = Literal["jpeg", "png", "webp"]
 ScreenshotArea = Literal["viewport", "full page", "element"]
+PaperSize = Literal["letter", "a4", "legal"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,38 @@ class TargetSwitch:
 class TargetClosed:
     closed: TargetEntry
     current: TargetEntry  # the current page once it is gone
+
+
+@dataclass(frozen=True)
+class Cookie:
+    name: str
+    value: str
+    domain: str
+    path: str
+    expires: float | None  # Unix seconds; None: a session cookie
+    http_only: bool
+    secure: bool
+    same_site: str  # "" when the browser did not say
+    size: int
+
+
+@dataclass(frozen=True)
+class WebStorage:
+    """The entries of one origin's localStorage or sessionStorage that were asked for."""
+
+    origin: str
+    area: Literal["local", "session"]
+    entries: tuple[tuple[str, str], ...]
+    total: int  # keys in the store; more than `entries` when one key was asked for
+    databases: tuple[str, ...] = ()  # the origin's IndexedDB databases
+
+
+@dataclass(frozen=True)
+class StorageState:
+    """What a storage-state file held or was given: cookies, and localStorage by origin."""
+
+    cookies: int
+    origins: tuple[tuple[str, int], ...]  # (origin, localStorage keys)
 
 
 @dataclass
@@ -126,6 +159,14 @@ class Screenshot:
     @property
     def size_bytes(self) -> int:
         return len(self.data_base64) * 3 // 4 - self.data_base64[-2:].count("=")
+
+
+@dataclass(frozen=True)
+class PdfFile:
+    """The page printed as a PDF: the file's bytes, and how many pages they hold."""
+
+    data: bytes
+    pages: int
 
 
 @dataclass(frozen=True)

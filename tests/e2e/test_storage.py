@@ -1,0 +1,118 @@
+"""Cookies, web storage and storage-state files through the real server in both modes, on a
+page served on 127.0.0.1 that sets a cookie, localStorage, sessionStorage and an IndexedDB."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import ModeClient
+from tests.support.site import html
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+NAVIGATE = {"legacy": "navigate()", "smart": 'navigate(action="goto")'}
+TOKEN = "tok-" + "x" * 60
+PAGES = {
+    "/app": (
+        200,
+        "text/html",
+        html(
+            "App",
+            f"""<div id="who"></div>
+<script>
+if (!localStorage.getItem("token")) localStorage.setItem("token", "{TOKEN}");
+sessionStorage.setItem("tab", "1");
+indexedDB.open("shop", 1);
+document.getElementById("who").textContent = document.cookie.includes("theme=dark") ? "dark" : "plain";
+</script>""",
+        ),
+        {"Set-Cookie": "sid=s3cr3t-" + "y" * 50 + "; Path=/; HttpOnly; SameSite=Lax"},
+    ),
+}
+
+
+@pytest.fixture
+async def app(client: ModeClient, site_url: str) -> ModeClient:
+    """A fresh start: no cookies, then the app loaded (which sets its cookie and storage)."""
+    await client.ok("navigate", url=site_url + "/app")
+    await client.ok("delete_cookies")
+    await client.ok("clear_storage")
+    await client.ok("reload")
+    return client
+
+
+async def test_cookies_are_listed_cut_set_and_deleted(app: ModeClient) -> None:
+    text = await app.ok("get_cookies", domain="127.0.0.1")
+    assert text.startswith("1 cookie for 127.0.0.1:\n  sid=s3cr3t-"), text
+    assert "(127.0.0.1 /, session, HttpOnly, SameSite=Lax)" in text and "…[+" in text, text
+    assert "include_values=true shows them whole" in text, text
+    whole = await app.ok("get_cookies", name="sid", include_values=True)
+    assert "s3cr3t-" + "y" * 50 in whole, whole
+
+    text = await app.ok("set_cookie", name="theme", value="dark")
+    assert text == "Set cookie theme=dark (127.0.0.1 /, session).", text
+    await app.ok("reload")
+    assert await app.js("document.getElementById('who').textContent") == "dark"
+
+    text = await app.ok("delete_cookies", name="theme")
+    assert text == "Deleted 1 cookie: theme (127.0.0.1).", text
+    assert await app.ok("get_cookies", name="theme") == "No cookies named 'theme'."
+
+
+async def test_web_storage_is_read_set_and_cleared_with_the_origins_databases(app: ModeClient, site_url: str) -> None:
+    text = await app.ok("get_storage")
+    assert text.startswith(f'localStorage of {site_url} (1 key):\n  "token" = "tok-'), text
+    assert "IndexedDB databases: shop." in text, text
+    text = await app.ok("set_storage", key="cart", value='["apple"]')
+    assert text == f'Set "cart" in the localStorage of {site_url} (2 keys now).', text
+    assert await app.js("localStorage.getItem('cart')") == '["apple"]'
+    text = await app.ok("get_storage", area="session", key="tab")
+    assert text.startswith(f'sessionStorage of {site_url} (1 key):\n  "tab" = "1"'), text
+    text = await app.ok("clear_storage", key="cart")
+    assert text == f'Removed "cart" from the localStorage of {site_url} (1 key left).', text
+
+    await app.ok("navigate", url="about:blank")
+    kind, text = await app.error("get_storage")
+    assert kind == "STATE" and "has no storage of its own" in text, text
+
+
+async def test_a_saved_state_brings_a_login_back(app: ModeClient, site_url: str, output_dir: Path) -> None:
+    await app.ok("set_cookie", name="theme", value="dark")
+    text = await app.ok("save_storage_state", path="states/login.json")
+    saved = output_dir / app.mode / "states" / "login.json"
+    assert text == f"Saved 2 cookies and the localStorage of {site_url} (1 key) to {saved}.", text
+    document = json.loads(saved.read_text())
+    assert {c["name"] for c in document["cookies"]} == {"sid", "theme"}
+    assert document["origins"] == [{"origin": site_url, "localStorage": [{"name": "token", "value": TOKEN}]}]
+
+    await app.ok("delete_cookies")
+    await app.ok("clear_storage")
+    text = await app.ok("load_storage_state", path="states/login.json")
+    assert text == f"Loaded 2 cookies and the localStorage of {site_url} (1 key).", text
+    assert await app.js("localStorage.getItem('token')") == TOKEN
+    await app.ok("reload")
+    assert await app.js("document.getElementById('who').textContent") == "dark"
+
+    await app.ok("navigate", url="about:blank")
+    text = await app.ok("load_storage_state", path="states/login.json")
+    assert text.splitlines() == [
+        "Loaded 2 cookies.",
+        f"Not loaded: the localStorage of {site_url}, since no page of it is open; open one with "
+        f"{NAVIGATE[app.mode]} and load the file again.",
+    ], text
+
+
+@pytest.mark.parametrize(
+    ("path", "problem"),
+    [("../x.json", "a path with '..'"), ("nothing.json", "There is no such file"), ("bad.json", "not a storage state")],
+)
+async def test_a_state_that_cannot_be_loaded_is_refused(
+    app: ModeClient, output_dir: Path, path: str, problem: str
+) -> None:
+    (output_dir / app.mode).mkdir(parents=True, exist_ok=True)
+    (output_dir / app.mode / "bad.json").write_text('{"cookies": {}}')
+    kind, text = await app.error("load_storage_state", path=path)
+    assert kind == "VALIDATION" and problem in text and "path" in text, text
