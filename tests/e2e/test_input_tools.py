@@ -326,6 +326,7 @@ async def test_an_open_dialog_is_said_at_once_by_tools_that_need_the_page(client
         ("get_network_request", {"request_id": request_id[1], "include_body": True}),
         ("debugger_skip_all_pauses", {"skip_all_pauses": True}),
     ]
+    assert "Current page is now" in await client.ok("switch_target", index=0)  # the page it is on already
     for tool, arguments in calls:
         kind, text = await client.error(tool, **arguments)
         assert kind == "STATE" and 'An alert dialog is open: "Hello alert"' in text, (tool, text)

@@ -75,7 +75,8 @@ async def switch_target(
     if not matches:
         raise _no_such_page(what, pages)
     chosen = matches[0]
-    await conn.use_target(chosen.target_id)
+    if chosen.target_id != conn.page.target_id:  # the current page keeps its session, and what it collected
+        await conn.use_target(chosen.target_id)
     await conn.cdp.browser.send("Target.activateTarget", {"targetId": chosen.target_id})
     return TargetSwitch(chosen, len(matches) - 1)
 
