@@ -55,6 +55,11 @@ def test_storage_lists_entries_and_databases_or_says_what_is_missing() -> None:
     assert storage_answer(missing, key="cart", include_values=False, max_chars=5000) == (
         'sessionStorage of http://a.test has no key "cart" (3 keys in all).'
     )
+    paused = WebStorage("http://a.test", "local", (), 0, None)
+    assert storage_answer(paused, key=None, include_values=False, max_chars=5000) == (
+        "localStorage of http://a.test is empty.\n"
+        "IndexedDB databases: not listed while the page is paused in the debugger."
+    )
 
 
 def test_a_load_names_the_origins_it_could_not_reach() -> None:

@@ -15,6 +15,7 @@ import pytest
 from cdpilot_generated import manifests
 from mcp.shared.exceptions import MCPError
 
+from codegen.lint import SMART_PAYLOAD_BUDGET
 from tests.e2e.harness import Handshake, RawServer, mcp_client, server_env, text_of
 
 pytestmark = pytest.mark.anyio
@@ -47,6 +48,8 @@ async def test_each_mode_lists_its_own_tools(handshake: Handshake) -> None:
         "list",
         "switch",
         "disconnect",
+        "save_state",
+        "load_state",
     ]
     # Hints equal to the MCP defaults are left off the wire: chrome's are all destructive, open world.
     assert chrome.annotations is None
@@ -69,7 +72,7 @@ async def test_the_size_of_tools_list_on_the_wire(mode: str) -> None:
     print(f"{mode} tools/list: {len(result['tools'])} tools, {size} characters")
     assert result == json.loads(MANIFESTS[mode])
     if mode == "smart":
-        assert len(result["tools"]) <= 20 and size <= 11_500
+        assert len(result["tools"]) <= 20 and size <= SMART_PAYLOAD_BUDGET
 
 
 @pytest.mark.parametrize(

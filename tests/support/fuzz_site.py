@@ -89,6 +89,7 @@ HOME = html(
   <label><input id="agree" name="agree" type="checkbox"> Agree</label>
   <label><input id="small" name="size" type="radio" value="small"> Small</label>
   <label><input id="large" name="size" type="radio" value="large"> Large</label>
+  <input id="attachment" name="attachment" type="file">
   <button id="submit" type="submit">Send</button>
 </form>
 <iframe id="frame" src="/frame" width="300" height="80"></iframe>
@@ -130,9 +131,14 @@ SELECTORS = (
 
 
 # Tools that act on one kind of element only, and the selectors of that kind on the page.
+UPLOADABLE = ("upload.txt", "state.json")
+"""Files `fuzz_stage` puts in the output directory (the upload directory) before the first call:
+a text file to upload, and a storage state to load."""
+
 SELECTORS_BY_TOOL = {
     "fill_element": ("#name", "#email", "textarea", "input", "#frame-input"),
     "select_option": ("#fruit", "select"),
+    "upload_file": ("#attachment", "input[type=file]", "#name"),
 }
 
 
@@ -188,7 +194,8 @@ def page_values(base_url: str, tool: str) -> dict[str, tuple[object, ...]]:
         "call_frame_id": (0, 1, "0"),
         "url_pattern": ("api", "app.js"),
         "line_number": tuple(_line_of(text) for text in ("ticks += 1;", "return line;", "loadItems();")),
-        "path": ("shots/page.png", "body.txt"),
+        "path": ("shots/page.png", "body.txt", UPLOADABLE[1]),
+        "files": ([UPLOADABLE[0]], list(UPLOADABLE), ["missing.txt"]),
         "save_body_to": ("bodies/items.json",),
         "save_to": ("values/result.txt",),
     }

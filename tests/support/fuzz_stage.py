@@ -32,7 +32,7 @@ from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
 from cdpilot.context import Settings
 from cdpilot.server.registry import Registry
 from tests.support.chromium import CHROMIUM, chrome_env
-from tests.support.fuzz_site import page_values
+from tests.support.fuzz_site import UPLOADABLE, page_values
 from tests.support.registry import answer, in_process_registry
 
 PRECONDITIONS = ("as restored", "debugger on", "paused", "dialog open", "history both ways")
@@ -161,6 +161,10 @@ async def open_stage(mode: Mode, origin: str, root: Path, loop: asyncio.Abstract
     connections = ConnectionManager(env=chrome_env())
     settings_ = Settings(auto_launch=False, output_dir=root / "out", rate_limit=None)  # thousands of calls, on purpose
     root.mkdir()
+    upload, state = (root / "out" / name for name in UPLOADABLE)
+    upload.parent.mkdir()
+    upload.write_text("uploaded by the fuzzer\n")
+    state.write_text('{"cookies": [{"name": "fuzz", "value": "1", "domain": "127.0.0.1"}], "origins": []}')
     not_executable = root / "not-a-browser"
     not_executable.write_text("#!/bin/sh\n")
     assert CHROMIUM is not None, "Chromium is not installed"

@@ -81,7 +81,9 @@ def storage_answer(view: WebStorage, *, key: str | None, include_values: bool, m
             size += len(line) + 1
         if not include_values and any(len(value) > VALUE_CHARS for _, value in view.entries):
             lines.append("Values are cut; {param:get_storage.include_values}=true shows them whole.")
-    if view.databases:
+    if view.databases is None:
+        lines.append("IndexedDB databases: not listed while the page is paused in the debugger.")
+    elif view.databases:
         lines.append(f"IndexedDB databases: {', '.join(view.databases)}.")
     return "\n".join(lines)
 

@@ -98,14 +98,38 @@ def _json_integers(arguments: Mapping[str, Any]) -> dict[str, Any]:
     return {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in arguments.items()}
 
 
-def _validate(model: type[BaseModel], args: dict[str, Any], label: str, hidden: Collection[str] = ()) -> BaseModel:
+def _validate(
+    model: type[BaseModel],
+    args: dict[str, Any],
+    label: str,
+    hidden: Collection[str] = (),
+    instead: Sequence[FieldProblem] = (),
+) -> BaseModel:
     """Strict validation; ``label`` says what was called, e.g. "action 'set' of breakpoint"; the
-    parameters listed when one is unknown leave out ``hidden`` ones (those smart mode omits)."""
+    parameters listed when one is unknown leave out ``hidden`` ones (those smart mode omits).
+    When a required value is missing, ``instead`` names the parameters that would have chosen
+    another route (`_fallback_alternatives`)."""
     try:
         return model.model_validate(args, strict=True)
     except ValidationError as exc:
         problems = _problems(exc, model, label, hidden)
+        if any(problem.given == "nothing" for problem in problems):
+            problems += instead
         raise ArgumentError(f"Invalid arguments for {label}:", problems=problems) from exc
+
+
+def _fallback_alternatives(route: ToolRoute | ActionRoute | RuleRoute, tool: ToolRoute) -> list[FieldProblem]:
+    """For a call that fell through to a routing table's fallback: the parameters whose presence
+    would have chosen another tool, since the client may have meant that one ("fields" for a
+    whole form, not "selector" and "text" for one field). Said in words of the smart tool itself:
+    its granular tools are not names the client knows."""
+    if not isinstance(route, RuleRoute) or tool is not route.rules[-1].tool:
+        return []
+    return [
+        FieldProblem(rule.present, "a value, or else the parameters above", "nothing")
+        for rule in route.rules[:-1]
+        if rule.present is not None
+    ]
 
 
 def _rule_matches(rule: Rule, given: Mapping[str, Any], settled: Mapping[str, Any]) -> bool:
@@ -239,7 +263,7 @@ class Registry:
             value = args.get("connection_id")
             connection_id = value if isinstance(value, str) else None
             hidden = route.omitted if not isinstance(route, ToolRoute) else {}
-            model = _validate(tool.model, args, label, hidden)
+            model = _validate(tool.model, args, label, hidden, _fallback_alternatives(route, tool))
             with collecting_call_notes() as notes:
                 try:
                     result = await self._handlers[tool.name](model, self.ctx)

@@ -67,7 +67,7 @@ class WebStorage:
     area: Literal["local", "session"]
     entries: tuple[tuple[str, str], ...]
     total: int  # keys in the store; more than `entries` when one key was asked for
-    databases: tuple[str, ...] = ()  # the origin's IndexedDB databases
+    databases: tuple[str, ...] | None = ()  # the origin's IndexedDB databases; None: not listed (paused)
 
 
 @dataclass(frozen=True)

@@ -175,8 +175,12 @@ def _checked(document: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
     return raw_cookies, origins
 
 
-async def _databases(conn: BrowserConnection, origin: str) -> tuple[str, ...]:
-    """The origin's IndexedDB database names; none when the browser cannot say."""
+async def _databases(conn: BrowserConnection, origin: str) -> tuple[str, ...] | None:
+    """The origin's IndexedDB database names; none when the browser cannot say, and None while
+    the page is paused in the debugger: the IndexedDB backend answers through the page's
+    renderer, which does not answer until it resumes."""
+    if conn.features.debugger.paused is not None:
+        return None
     try:
         reply = await conn.page.send("IndexedDB.requestDatabaseNames", {"securityOrigin": origin})
     except CdpCommandError:
