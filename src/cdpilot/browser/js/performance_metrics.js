@@ -2,15 +2,8 @@
 // (CLS is the worst session window: shifts less than 1 s apart, 5 s at most, none right after
 // input), the long tasks, the interactions kept by performance_observer.js (INP is their
 // 98th percentile: one dropped per 50), navigation timing and the slowest resources. An entry
-// type this browser does not record is null, never an empty list. It first lets the page paint
-// once (an interaction's entry is made after the next paint), FRAME_MS at most, since a hidden
-// page does not paint.
-async function (key, resourceCount) {
-  const FRAME_MS = 100;
-  await new Promise((resolve) => {
-    setTimeout(resolve, FRAME_MS);
-    requestAnimationFrame(() => setTimeout(resolve, 0));
-  });
+// type this browser does not record is null, never an empty list.
+function (key, resourceCount) {
   const record = window[Symbol.for(key)];
   record.takeRecords();
   const describe = record.describe;

@@ -29,14 +29,17 @@ from cdpilot.errors import ExecutionError
 
 RECORD_KEY = "cdpilot.performance"  # Symbol.for(RECORD_KEY): where the page keeps our record
 SLOWEST_RESOURCES = 3
+NEXT_PAINT = "new Promise((done) => { setTimeout(done, 100); requestAnimationFrame(() => setTimeout(done, 0)); })"
+"""Settles after the page's next paint (an interaction's entry is made then), or 100 ms: a
+hidden page does not paint."""
 
 
 def _call(script: str, *arguments: object) -> str:
     return own_expression(f"(\n{page_script(script)}\n)(...{json.dumps(arguments)})")
 
 
-async def _evaluate(conn: BrowserConnection, expression: str) -> Any:
-    params = {"expression": expression, "returnByValue": True, "awaitPromise": True, "silent": True}
+async def _evaluate(conn: BrowserConnection, expression: str, *, await_promise: bool = False) -> Any:
+    params = {"expression": expression, "returnByValue": True, "awaitPromise": await_promise, "silent": True}
     reply = await conn.features.unless_blocked(conn.page.send("Runtime.evaluate", params))
     if "exceptionDetails" in reply:
         details = reply["exceptionDetails"]
@@ -46,11 +49,14 @@ async def _evaluate(conn: BrowserConnection, expression: str) -> Any:
 
 
 async def measure(conn: BrowserConnection) -> PerformanceMetrics:
-    """Start keeping interactions (once per page session), then read every measure."""
+    """Start keeping interactions (once per page session), then read every measure; a page paused
+    in the debugger is read as it stands: it runs no timer, nor even a promise's reaction."""
     if await _evaluate(conn, _call("performance_observer", RECORD_KEY, False)):
         await conn.page.send(
             "Page.addScriptToEvaluateOnNewDocument", {"source": _call("performance_observer", RECORD_KEY, True)}
         )
+    if conn.features.debugger.paused is None:
+        await _evaluate(conn, own_expression(NEXT_PAINT), await_promise=True)
     found = await _evaluate(conn, _call("performance_metrics", RECORD_KEY, SLOWEST_RESOURCES))
     return _metrics(found)
 
