@@ -214,3 +214,18 @@ async def test_a_second_trace_while_one_records_is_a_state_error(
     assert not results[0].is_error
     assert (output_dir / client.mode / "first.json").exists()
     assert not (output_dir / client.mode / "second.json").exists()
+
+
+async def test_the_interaction_observer_stays_out_of_the_debugger(client: ModeClient, site_url: str) -> None:
+    """Our observer runs in every new document, but is ours: never listed, never stopped in."""
+    await loaded_vitals(client, site_url)
+    await client.ok("debugger_enable")
+    try:
+        await client.ok("performance_metrics")
+        await client.ok("reload")
+        await client.ok("wait_for", selector="#banner")
+        listed = await client.ok("debugger_list_scripts")
+        assert "/app.js" in listed and "cdpilot" not in listed and "Symbol.for" not in listed, listed
+        assert "Interactions are measured from" not in await client.ok("performance_metrics")
+    finally:
+        await client.ok("debugger_disable")
