@@ -62,8 +62,10 @@ from cdpilot_generated.models import (
     LoadStorageStateArgs,
     NavigateArgs,
     NewTargetArgs,
+    PerformanceMetricsArgs,
     PressKeyArgs,
     QueryElementsArgs,
+    RecordTraceArgs,
     ReloadArgs,
     SavePdfArgs,
     SaveStorageStateArgs,
@@ -130,8 +132,10 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     load_storage_state: Callable[[LoadStorageStateArgs, ContextT], Awaitable[ResultT]]
     navigate: Callable[[NavigateArgs, ContextT], Awaitable[ResultT]]
     new_target: Callable[[NewTargetArgs, ContextT], Awaitable[ResultT]]
+    performance_metrics: Callable[[PerformanceMetricsArgs, ContextT], Awaitable[ResultT]]
     press_key: Callable[[PressKeyArgs, ContextT], Awaitable[ResultT]]
     query_elements: Callable[[QueryElementsArgs, ContextT], Awaitable[ResultT]]
+    record_trace: Callable[[RecordTraceArgs, ContextT], Awaitable[ResultT]]
     reload: Callable[[ReloadArgs, ContextT], Awaitable[ResultT]]
     save_pdf: Callable[[SavePdfArgs, ContextT], Awaitable[ResultT]]
     save_storage_state: Callable[[SaveStorageStateArgs, ContextT], Awaitable[ResultT]]

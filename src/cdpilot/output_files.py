@@ -13,6 +13,7 @@ import functools
 import os
 import tempfile
 from pathlib import Path, PurePosixPath
+from typing import BinaryIO
 
 from cdpilot.errors import ArgumentError, FieldProblem
 
@@ -109,6 +110,15 @@ def write_output(configured: Path | None, user_path: str, data: bytes, *, field:
     A refused path creates nothing, not even the default output directory. The final
     component is opened with O_NOFOLLOW, so a symlink put there after the checks is not
     followed either."""
+    target, file = open_output(configured, user_path, field=field)
+    with file:
+        file.write(data)
+    return target
+
+
+def open_output(configured: Path | None, user_path: str, *, field: str) -> tuple[Path, BinaryIO]:
+    """`user_path` under the output directory, opened for writing by the rules of `write_output`,
+    for a file written in parts as they arrive (a trace); the caller closes it."""
     relative = _checked_relative(user_path, field)
     target = _place(output_root(configured), relative, field)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
@@ -116,9 +126,7 @@ def write_output(configured: Path | None, user_path: str, data: bytes, *, field:
         fd = os.open(target, flags, 0o644)
     except OSError as exc:
         raise _refuse(field, f"a path that cannot be written ({exc.strerror})") from exc
-    with os.fdopen(fd, "wb") as file:
-        file.write(data)
-    return target
+    return target, os.fdopen(fd, "wb")
 
 
 MAX_READ_BYTES = 64 * 1024 * 1024  # a file cdpilot reads back (a storage state) is small; this bounds a mistake

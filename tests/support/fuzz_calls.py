@@ -157,10 +157,11 @@ def _cut(
 
 
 def quick(contract: Contract) -> Contract:
-    """The contract with every timeout given and at most `FUZZ_TIMEOUT_MS`: the valid sets drawn
-    from it still match the wire schema, and no call waits seconds for what never comes."""
+    """The contract with every timeout (and a recording's duration) given and at most
+    `FUZZ_TIMEOUT_MS`: the valid sets drawn from it still match the wire schema, and no call
+    waits seconds for what never comes."""
     properties = dict(contract.schema["properties"])
-    timeouts = [name for name in properties if name.endswith("timeout_ms")]
+    timeouts = [name for name in properties if name.endswith("timeout_ms") or name == "duration_ms"]
     for name in timeouts:
         properties[name] = {**properties[name], "maximum": FUZZ_TIMEOUT_MS}
     required = sorted({*contract.schema.get("required", []), *timeouts})

@@ -71,6 +71,10 @@ from cdpilot_generated.models.page import (
     BrowserSetViewportArgs,
     SavePdfArgs,
 )
+from cdpilot_generated.models.performance import (
+    PerformanceMetricsArgs,
+    RecordTraceArgs,
+)
 from cdpilot_generated.models.storage import (
     ClearStorageArgs,
     DeleteCookiesArgs,
@@ -140,8 +144,10 @@ __all__ = [
     'LoadStorageStateArgs',
     'NavigateArgs',
     'NewTargetArgs',
+    'PerformanceMetricsArgs',
     'PressKeyArgs',
     'QueryElementsArgs',
+    'RecordTraceArgs',
     'ReloadArgs',
     'SavePdfArgs',
     'SaveStorageStateArgs',

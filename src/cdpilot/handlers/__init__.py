@@ -8,7 +8,19 @@ or mistyped handler never ships.
 from cdpilot_generated.contract import HandlerTable
 
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers import connection, debugger, dom, evaluate, input, navigation, observe, page, storage, targets
+from cdpilot.handlers import (
+    connection,
+    debugger,
+    dom,
+    evaluate,
+    input,
+    navigation,
+    observe,
+    page,
+    performance,
+    storage,
+    targets,
+)
 
 HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "chrome_connect": connection.chrome_connect,
@@ -60,6 +72,8 @@ HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "browser_screenshot": page.browser_screenshot,
     "browser_set_viewport": page.browser_set_viewport,
     "save_pdf": page.save_pdf,
+    "performance_metrics": performance.performance_metrics,
+    "record_trace": performance.record_trace,
     "clear_storage": storage.clear_storage,
     "delete_cookies": storage.delete_cookies,
     "get_cookies": storage.get_cookies,
