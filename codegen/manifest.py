@@ -1,7 +1,7 @@
 """The exact tools/list payload of each mode, as clients receive it, and the group(s) of each tool.
 
 Legacy mode documents every parameter. Smart mode is the lean mode (its tools/list
-within 11,500 characters): its schemas keep every constraint, so they refuse exactly what the
+within 12,000 characters): its schemas keep every constraint, so they refuse exactly what the
 server refuses, but drop each property's ``description`` and ``default``; the smart tool's own
 description says what the names and types do not.
 """
