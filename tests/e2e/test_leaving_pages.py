@@ -21,8 +21,8 @@ ASKS_AT_ONCE_S = 5.0
 GUARDED = (
     b"<title>Draft</title><button id=touch onclick='window.touched = (window.touched || 0) + 1'>Touch</button>"
     b"<a id=away href='/other'>Away</a>"
-    b"<script>addEventListener('beforeunload', e => { if (!window.released) { e.preventDefault(); e.returnValue = ''; } })"
-    b"</script>"
+    b"<script>addEventListener('beforeunload', e => {"
+    b" if (!window.released) { e.preventDefault(); e.returnValue = ''; } })</script>"
 )
 PAGES: dict[str, PageSpec] = {
     "/draft": (200, "text/html", GUARDED),
