@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from cdpilot.answers.action_effects import dialog_answered_line, effects_lines
-from cdpilot.answers.pages import close_answered_answer, closed_target_answer, navigation_answer
+from cdpilot.answers.pages import close_answered_answer, closed_target_answer, navigation_answer, new_tab_answer
 from cdpilot.browser.dom.element_facts import Effects, Navigation
 from cdpilot.browser.page.page_facts import (
     CloseAsked,
@@ -48,7 +48,7 @@ def test_a_navigation_held_by_beforeunload_says_the_page_has_not_moved_and_how_t
 
 
 def test_a_close_held_by_beforeunload_and_its_answer() -> None:
-    assert closed_target_answer(CloseAsked(FORM, ASKING)) == (
+    assert closed_target_answer(CloseAsked(FORM)) == (
         "The page asks to confirm leaving (its beforeunload dialog is open), so [1] Draft is not closed yet; "
         "it stays the current page.\n"
         "Answer with {tool:handle_dialog}: {param:handle_dialog.accept}=true closes it, false keeps it open."
@@ -111,6 +111,16 @@ def test_an_unparsed_document_with_more_pending_requests_than_listed() -> None:
     nothing = LoadProgress(500, True, (), 0)
     assert navigation_answer(replace(SLOW, wait_until="networkidle", unfinished=nothing)).endswith(
         "'networkidle' was not reached within 500 ms.\n"
+        "The document is parsed (DOMContentLoaded fired): the page can be used, queries and actions work.\n"
+        "No request is pending."
+    )
+
+
+def test_a_new_tab_whose_load_ran_out_of_time() -> None:
+    assert new_tab_answer(HOME, replace(SLOW, unfinished=LoadProgress(30000, True, (), 0))) == (
+        "Opened a new tab [0], now the current page.\n"
+        "Went to http://127.0.0.1:8000/slow (HTTP 200). Title: Slow\n"
+        "'load' was not reached within 30000 ms.\n"
         "The document is parsed (DOMContentLoaded fired): the page can be used, queries and actions work.\n"
         "No request is pending."
     )

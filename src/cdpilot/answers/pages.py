@@ -70,7 +70,10 @@ def new_tab_answer(entry: TargetEntry, loaded: NavigationResult | None) -> str:
     """The tab opened, and where it loaded when a URL was given (`loaded`)."""
     text = f"Opened a new tab [{entry.index}], now the current page."
     if loaded is not None:
-        text += f"\nLoaded {loaded.url} ({_status(loaded)}). Title: {loaded.title or '(none)'}"
+        verb = "Loaded" if loaded.unfinished is None else "Went to"
+        text += f"\n{verb} {loaded.url} ({_status(loaded)}). Title: {loaded.title or '(none)'}"
+    if loaded is not None and loaded.unfinished is not None:
+        text += "\n" + "\n".join(unfinished_load_lines(loaded.unfinished, loaded.wait_until))
     return text
 
 

@@ -52,7 +52,6 @@ class CloseAsked:
     stays open, and current, until the dialog is answered."""
 
     closing: TargetEntry
-    dialog: DialogInfo
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ import fnmatch
 from cdpilot.browser.page.dialogs import DialogOpenError
 from cdpilot.browser.page.page_facts import (
     CloseAsked,
-    DialogInfo,
     PendingClose,
     TargetClosed,
     TargetEntry,
@@ -115,16 +114,15 @@ async def close_target(conn: BrowserConnection, index: int | None) -> TargetClos
         return await _closed(conn, closing)
     alone = all(p.target_id == closing.target_id for p in pages)
     spare = str((await conn.cdp.browser.send("Target.createTarget", {"url": BLANK}))["targetId"]) if alone else None
-    asked = await _close_current(conn)
-    if asked is not None:
+    if await _close_current_asks(conn):
         conn.features.dialogs.closing = PendingClose(closing, spare)
-        return CloseAsked(closing, asked)
+        return CloseAsked(closing)
     return await _after_current_closed(conn, closing, spare)
 
 
 async def answer_close(conn: BrowserConnection, pending: PendingClose, accept: bool) -> TargetClosed | None:
     """Answer the beforeunload dialog that closing the current page raised: accepted, the page
-    closes and another becomes current; dismissed, it stays (None), and so does no spare page."""
+    closes and another becomes current; dismissed, it stays (None) and the spare blank page goes."""
     target_id = pending.closing.target_id
     browser = conn.cdp.browser
     with browser.listen("Target.targetDestroyed") as destroyed:
@@ -139,16 +137,16 @@ async def answer_close(conn: BrowserConnection, pending: PendingClose, accept: b
     return await _after_current_closed(conn, pending.closing, pending.spare)
 
 
-async def _close_current(conn: BrowserConnection) -> DialogInfo | None:
-    """Close the current page with ``Page.close``, which runs its beforeunload handler; the
-    dialog it opens, if any (the page stays). A page held by a dialog or a pause cannot run
+async def _close_current_asks(conn: BrowserConnection) -> bool:
+    """Close the current page with ``Page.close``, which runs its beforeunload handler; True
+    when that asks to confirm (the page stays). A page held by a dialog or a pause cannot run
     the handler, and one that does not go in time goes by ``Target.closeTarget``."""
     page, features = conn.page, conn.features
     target_id = page.target_id
     assert target_id is not None, "a page session always belongs to a target"
     if features.dialogs.open is not None or features.debugger.paused is not None:
         await _close(conn, target_id)
-        return None
+        return False
     with conn.cdp.browser.listen("Target.targetDestroyed") as destroyed:
 
         async def closed() -> bool:
@@ -159,13 +157,13 @@ async def _close_current(conn: BrowserConnection) -> DialogInfo | None:
             gone = await features.unless_blocked(closed())
         except DialogOpenError as exc:
             if exc.dialog.type == "beforeunload":
-                return exc.dialog
+                return True
             raise
         except CdpCommandError:  # a browser without Page.close
             gone = False
     if not gone:
         await _close(conn, target_id)
-    return None
+    return False
 
 
 async def _after_current_closed(conn: BrowserConnection, closing: TargetEntry, spare: str | None) -> TargetClosed:
