@@ -67,6 +67,10 @@ async def test_navigating_away_asks_at_once_then_stays_or_leaves(client: ModeCli
         f'{site_url}/other waits: the page is still at {site_url}/draft ("Draft").\n'
         f"Answer with {dialog_call(client)}: accept=true leaves, false stays."
     )
+    kind, text = await client.error("navigate", url=f"{site_url}/other")  # it still asks: answer first
+    assert kind == "STATE" and text.startswith("The page asks to confirm leaving (its beforeunload dialog is open)."), (
+        text
+    )
     text = await client.ok("handle_dialog", accept=False)
     assert text == f'Dismissed the beforeunload dialog: the page stays.\nPage: "Draft" {site_url}/draft', text
     assert await client.js("[location.href, window.touched || 0]") == [f"{site_url}/draft", 1]  # its state intact
