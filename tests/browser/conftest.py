@@ -19,6 +19,7 @@ SITE: dict[str, PageSpec] = {
     "/missing": (404, "text/html", b"<title>Not here</title><p>404</p>"),
     "/untitled": (200, "text/html", b"<p>no title</p>"),
     "/moved": (302, "text/html", b"", {"Location": "/second"}),
+    "/stuck": (200, "text/html", b"<title>Stuck</title><p>parsed</p><img src='/hang'>"),
     "/busy": (
         200,
         "text/html",

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from cdpilot.browser.page.loading import navigate
+from cdpilot.browser.page.page_facts import LoadProgress
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import ArgumentError, CdpTimeoutError, ExecutionError
 from tests.support.pages import HANG_PATH
@@ -47,6 +48,15 @@ async def test_a_page_that_never_answers_times_out(browser: BrowserConnection, s
     with pytest.raises(CdpTimeoutError, match=r"did not reach 'load' within 500 ms"):
         await navigate(browser, f"{site}{HANG_PATH}", timeout_ms=500)
     assert (await navigate(browser, f"{site}/second")).title == "Second"  # the page is usable again
+
+
+async def test_a_committed_page_whose_load_never_ends_says_how_far_it_got(
+    browser: BrowserConnection, site: str
+) -> None:
+    result = await navigate(browser, f"{site}/stuck", timeout_ms=800)
+    assert (result.url, result.title, result.status) == (f"{site}/stuck", "Stuck", 200)
+    assert result.unfinished == LoadProgress(800, True, (f"{site}{HANG_PATH}",), 1)
+    assert (await navigate(browser, f"{site}/second")).unfinished is None
 
 
 async def test_a_url_without_scheme_gets_http(browser: BrowserConnection, site: str) -> None:

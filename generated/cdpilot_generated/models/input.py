@@ -73,7 +73,7 @@ class FillFormArgs(ArgsModel):
 
 class HandleDialogArgs(ArgsModel):
     """
-    Accept or dismiss the open alert/confirm/prompt.
+    Accept or dismiss the open alert/confirm/prompt, or a page asking to confirm leaving (beforeunload).
     """
 
     model_config = ConfigDict(

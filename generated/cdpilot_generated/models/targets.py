@@ -8,7 +8,7 @@ from pydantic import ConfigDict, Field
 
 class CloseTargetArgs(ArgsModel):
     """
-    Close a tab (default: the current one).
+    Close a tab (default: the current one, which may ask to confirm leaving: beforeunload).
     """
 
     model_config = ConfigDict(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cdpilot.answers.console_log import console_bundle_lines
+from cdpilot.answers.page_leaving import action_leave_asked_lines, leave_answered_line
 from cdpilot.browser.dom.element_facts import (
     ActionReport,
     Effects,
@@ -82,6 +83,8 @@ def uploaded_line(report: ActionReport, files: Sequence[tuple[str, int]]) -> str
 
 
 def dialog_answered_line(dialog: DialogInfo, *, accepted: bool, prompt_text: str | None) -> str:
+    if dialog.type == "beforeunload":
+        return leave_answered_line(accepted=accepted)
     line = f'{"Accepted" if accepted else "Dismissed"} the {dialog.type} dialog "{dialog.preview}"'
     if accepted and prompt_text is not None and dialog.type == "prompt":
         line += f' with "{clip(one_line(prompt_text), VALUE_CHARS)}"'
@@ -92,10 +95,14 @@ def effects_lines(effects: Effects) -> list[str]:
     """What the action caused: a dialog it opened, a navigation, a new page, a file chooser, a
     download, console output."""
     lines: list[str] = []
-    if effects.dialog is not None:
+    nav = effects.navigation
+    if effects.dialog is not None and effects.dialog.type == "beforeunload":
+        held = nav if nav is not None and not nav.finished else None  # it waits for the answer
+        lines += action_leave_asked_lines(held.url if held is not None else "")
+        nav = None if held is not None else nav
+    elif effects.dialog is not None:
         kind, preview = effects.dialog.type, effects.dialog.preview
         lines.append(f'Opened {_article(kind)} {kind} dialog: "{preview}" — answer it with {{tool:handle_dialog}}.')
-    nav = effects.navigation
     if nav is not None:
         url = clip(one_line(nav.url), URL_CHARS)
         if nav.same_document:

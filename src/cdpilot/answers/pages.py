@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cdpilot.answers.action_effects import download_line
+from cdpilot.answers.page_leaving import close_asked_answer, leave_asked_lines, unfinished_load_lines
 from cdpilot.browser.page.page_facts import (
+    CloseAsked,
     ImageFormat,
     MediaEmulation,
     NavigationKind,
@@ -68,24 +70,43 @@ def new_tab_answer(entry: TargetEntry, loaded: NavigationResult | None) -> str:
     """The tab opened, and where it loaded when a URL was given (`loaded`)."""
     text = f"Opened a new tab [{entry.index}], now the current page."
     if loaded is not None:
-        text += f"\nLoaded {loaded.url} ({_status(loaded)}). Title: {loaded.title or '(none)'}"
+        verb = "Loaded" if loaded.unfinished is None else "Went to"
+        text += f"\n{verb} {loaded.url} ({_status(loaded)}). Title: {loaded.title or '(none)'}"
+    if loaded is not None and loaded.unfinished is not None:
+        text += "\n" + "\n".join(unfinished_load_lines(loaded.unfinished, loaded.wait_until))
     return text
 
 
-def closed_target_answer(outcome: TargetClosed) -> str:
+def closed_target_answer(outcome: TargetClosed | CloseAsked) -> str:
+    if isinstance(outcome, CloseAsked):
+        return close_asked_answer(outcome)
     closed = outcome.closed
     return (
         f"Closed [{closed.index}] {closed.title or closed.url}.\nCurrent page: {target_line(outcome.current).lstrip()}"
     )
 
 
+def close_answered_answer(closing: TargetEntry, outcome: TargetClosed | None) -> str:
+    """The beforeunload dialog that closing a page raised, answered: closed (`outcome`), or kept."""
+    if outcome is None:
+        kept = f"[{closing.index}] {closing.title or closing.url}"
+        return f"Dismissed the beforeunload dialog: {kept} stays open, the current page."
+    return "Accepted leaving the page (its beforeunload dialog).\n" + closed_target_answer(outcome)
+
+
 def navigation_answer(result: NavigationResult) -> str:
+    if result.asked is not None:
+        return "\n".join(leave_asked_lines(result.kind, result.to, result.url, result.title))
     if result.download is not None:
         stayed = f"The page stayed at {result.url}" + (f' ("{result.title}").' if result.title else ".")
         return "\n".join([download_line(result.download), stayed, *_dismissed(result)])
-    reached = f"{_status(result)}, {result.wait_until} after {result.elapsed_ms} ms"
+    if result.unfinished is not None:
+        reached = f"{_status(result)}, after {result.elapsed_ms} ms"
+        unfinished = unfinished_load_lines(result.unfinished, result.wait_until)
+    else:
+        reached, unfinished = f"{_status(result)}, {result.wait_until} after {result.elapsed_ms} ms", []
     lines = [f"{VERB_OF[result.kind]} {result.url} ({reached})", f"Title: {result.title or '(none)'}"]
-    return "\n".join(lines + _dismissed(result))
+    return "\n".join(lines + unfinished + _dismissed(result))
 
 
 def paused_navigation_answer(result: NavigationResult, bundle: list[str]) -> str:

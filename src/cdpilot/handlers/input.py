@@ -22,11 +22,13 @@ from cdpilot_generated.models import (
 
 from cdpilot.answers import action_effects as answers
 from cdpilot.answers.form_fill import filled_form
+from cdpilot.answers.pages import close_answered_answer
 from cdpilot.answers.pause_bundle import pause_bundle_lines
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
 from cdpilot.browser.dom import actions, forms
 from cdpilot.browser.dom.element_facts import ActionReport
 from cdpilot.browser.dom.keys import parse_key
+from cdpilot.browser.page import tabs
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import browser, wants_context
@@ -66,8 +68,15 @@ async def fill_element(args: FillElementArgs, ctx: ToolContext) -> ToolResult:
 
 
 async def handle_dialog(args: HandleDialogArgs, ctx: ToolContext) -> ToolResult:
+    """A beforeunload dialog raised by closing the page finishes (or drops) the close; one
+    raised by a navigation always says where the page is afterwards."""
     conn = await browser(ctx, args.connection_id)
-    full = wants_context(args.include_context, ctx)
+    dialogs = conn.features.dialogs
+    if dialogs.closing is not None:
+        pending = dialogs.closing
+        return ToolResult(close_answered_answer(pending.closing, await tabs.answer_close(conn, pending, args.accept)))
+    leaving = dialogs.open is not None and dialogs.open.type == "beforeunload"
+    full = leaving or wants_context(args.include_context, ctx)
     dialog, report = await actions.answer_dialog(conn, args.accept, args.prompt_text, with_context=full)
     first = answers.dialog_answered_line(dialog, accepted=args.accept, prompt_text=args.prompt_text)
     return await _answer(conn, first, report, full)

@@ -222,11 +222,13 @@ async def answer_dialog(
 ) -> tuple[DialogInfo, ActionReport]:
     """Accept or dismiss the open dialog, and report what the page did once it went on."""
     answered: list[DialogInfo] = []
+    dialog = conn.features.dialogs.open
+    leaves = accept and dialog is not None and dialog.type == "beforeunload"
 
     async def events() -> None:
         answered.append(await conn.features.dialogs.handle(conn.page, accept, prompt_text))
 
-    effects = await perform(conn, events, timeout_ms=DEFAULT_TIMEOUT_MS, answers_dialog=True)
+    effects = await perform(conn, events, timeout_ms=DEFAULT_TIMEOUT_MS, answers_dialog=True, leaves=leaves)
     return answered[0], await _report(conn, None, effects, with_context)
 
 

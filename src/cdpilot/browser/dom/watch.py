@@ -28,7 +28,7 @@ from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.browser.own_scripts import own_expression, own_function, page_script
 from cdpilot.browser.page.dialogs import DialogOpenError
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.cdp import CdpEvent, CdpSession
+from cdpilot.cdp import CdpEvent
 from cdpilot.errors import CdpCommandError, CdpTimeoutError
 
 CONTEXT_TIMEOUT_S = 2.0  # the state bundle is a courtesy: never worth a long wait
@@ -51,6 +51,7 @@ async def perform(
     *,
     timeout_ms: int,
     answers_dialog: bool = False,
+    leaves: bool = False,
     downloads: bool = False,
 ) -> Effects:
     """Run `action` (input events sent through ``features.unless_blocked``) and report its effects.
@@ -61,7 +62,9 @@ async def perform(
     what answers the dialog (`answers_dialog`). A dialog opened by an evaluation in a paused
     frame is answered too; the page stays paused, so there is nothing more to watch.
     `downloads`: the action follows a download link, so a download is waited for even though
-    nothing in the page shows that it began."""
+    nothing in the page shows that it began. `leaves`: the action lets a navigation go (a
+    beforeunload dialog accepted), which the browser starts a moment after the action answers,
+    so its start is waited for (bounded by the timeout) before the page is asked anything."""
     features = conn.features
     if answers_dialog and features.debugger.paused is not None:
         await action()
@@ -80,6 +83,12 @@ async def perform(
     with OutsideWatch(conn) as outside:
         try:
             await action()
+            if leaves:
+                try:
+                    async with asyncio.timeout_at(deadline):
+                        await watch.began.wait()
+                except TimeoutError:
+                    pass  # it did not go: the answer says where the page is
             await _next_task(conn, deadline - loop.time())
             if watch.started and not watch.done.is_set():
                 try:
@@ -132,8 +141,14 @@ class _MainFrameWatch:
         self.committed_url = ""
         self.same_document_url = ""
         self.done = asyncio.Event()
+        self.began = asyncio.Event()  # set once `started`
 
     def on_event(self, event: CdpEvent) -> None:
+        self._follow(event)
+        if self.started:
+            self.began.set()
+
+    def _follow(self, event: CdpEvent) -> None:
         params = event.params
         method = event.method
         if method == "Page.frameNavigated":
@@ -164,7 +179,7 @@ class _MainFrameWatch:
 
     async def navigation(self, conn: BrowserConnection) -> Navigation | None:
         if self.committed_url:
-            title = await _title(conn.page) if self.done.is_set() else ""
+            title = (await _current_entry(conn))[1] if self.done.is_set() else ""
             if self.done.is_set():
                 conn.remember_location(self.committed_url, title)
             return Navigation(self.committed_url, title, same_document=False, finished=self.done.is_set())
@@ -175,10 +190,16 @@ class _MainFrameWatch:
         return None
 
 
-async def _title(page: CdpSession) -> str:
-    """The current entry's title: asked of the browser, so it answers even while a dialog is open."""
-    history = await page.send("Page.getNavigationHistory")
-    return str(history["entries"][history["currentIndex"]]["title"])
+async def _current_entry(conn: BrowserConnection) -> tuple[str, str]:
+    """The current entry's URL and title: asked of the browser, so it answers even while a
+    dialog is open. While the page swaps documents (a reload a beforeunload dialog let go) the
+    browser may refuse for a moment; then what the target last reported stands in."""
+    try:
+        history = await conn.page.send("Page.getNavigationHistory")
+    except CdpCommandError:
+        return conn.target_url or "", conn.target_title or ""
+    entry = history["entries"][history["currentIndex"]]
+    return str(entry["url"]), str(entry["title"])
 
 
 def _is_favicon_noise(entry: ConsoleEntry) -> bool:
@@ -206,6 +227,5 @@ async def page_context(conn: BrowserConnection, element: ElementHandle | None, e
             state = str((await conn.features.unless_blocked(send)).get("result", {}).get("value") or "")
         except (DialogOpenError, ExecutionPausedError, CdpCommandError, CdpTimeoutError):
             state = ""  # gone with a navigation, blocked by a dialog or a pause that just began, or a page too busy
-    history = await conn.page.send("Page.getNavigationHistory")
-    entry = history["entries"][history["currentIndex"]]
-    return PageContext(title=str(entry["title"]), url=str(entry["url"]), element_state=state)
+    url, title = await _current_entry(conn)
+    return PageContext(title=title, url=url, element_state=state)

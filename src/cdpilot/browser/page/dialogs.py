@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from cdpilot.browser.page.page_facts import DialogInfo
+from cdpilot.browser.page.page_facts import DialogInfo, PendingClose
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError, CdpTimeoutError, StateError
 
@@ -20,11 +20,18 @@ class DialogOpenError(StateError):
     """A dialog is open (or opened while waiting), so the page cannot answer until it is handled."""
 
     def __init__(self, dialog: DialogInfo) -> None:
-        article = "An" if dialog.type[:1] in ("a", "e", "i", "o", "u") else "A"
-        super().__init__(
-            f'{article} {dialog.type} dialog is open: "{dialog.preview}".',
-            suggestion="Accept or dismiss it with {tool:handle_dialog}.",
-        )
+        if dialog.type == "beforeunload":
+            super().__init__(
+                "The page asks to confirm leaving (its beforeunload dialog is open).",
+                suggestion="Answer it with {tool:handle_dialog}: {param:handle_dialog.accept}=true leaves, "
+                "false stays.",
+            )
+        else:
+            article = "An" if dialog.type[:1] in ("a", "e", "i", "o", "u") else "A"
+            super().__init__(
+                f'{article} {dialog.type} dialog is open: "{dialog.preview}".',
+                suggestion="Accept or dismiss it with {tool:handle_dialog}.",
+            )
         self.dialog = dialog
 
 
@@ -37,6 +44,7 @@ class DialogWatcher:
         self._shut = asyncio.Event()  # replaced on every opening, so set() means "closed now"
         self._shut.set()
         self._subscriptions = Subscriptions()
+        self.closing: PendingClose | None = None  # the open beforeunload dialog was raised by closing the page
 
     async def attach(self, session: CdpSession) -> None:
         """Start watching a page session (called for every page made current)."""
@@ -72,8 +80,8 @@ class DialogWatcher:
         if dialog is None:
             raise StateError(
                 "No dialog is open.",
-                suggestion="Dialogs open when the page calls alert(), confirm() or prompt(); "
-                "trigger one with {tool:click_element}, then answer it.",
+                suggestion="Dialogs open when the page calls alert(), confirm() or prompt(), or asks to confirm "
+                "leaving; trigger one with {tool:click_element}, then answer it.",
             )
         params: dict[str, object] = {"accept": accept}
         if prompt_text is not None:
@@ -107,6 +115,7 @@ class DialogWatcher:
 
     def _closed(self) -> None:
         self._open = None
+        self.closing = None
         if self._opened.is_set():
             self._opened = asyncio.Event()
         self._shut.set()

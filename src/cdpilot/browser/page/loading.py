@@ -16,7 +16,8 @@ from typing import Literal
 
 from cdpilot import progress
 from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError, Pause
-from cdpilot.browser.page.page_facts import NavigationKind, NavigationResult
+from cdpilot.browser.page.dialogs import DialogOpenError
+from cdpilot.browser.page.page_facts import LoadProgress, NavigationKind, NavigationResult
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpSession, EventStream
@@ -30,6 +31,7 @@ LIFECYCLE_EVENT_FOR: dict[str, str] = {
     "networkidle": "networkIdle",
 }
 STATUS_SCHEMES = ("http:", "https:")  # other schemes have no HTTP status (data:, about:, file:)
+MAX_PENDING_LISTED = 5  # requests still open, named in a load that ran out of time
 
 
 async def navigate(
@@ -70,7 +72,7 @@ async def navigate(
     loop = asyncio.get_running_loop()
     started, downloads_before = loop.time(), conn.downloads.mark()
     try:
-        return await _run(conn, "goto", go, wait_until, timeout_ms)
+        return await _run(conn, "goto", go, wait_until, timeout_ms, to=target)
     except _Downloaded:
         budget_s = timeout_ms / 1000 - (loop.time() - started)
         download = next(iter(await conn.downloads.collect(downloads_before, budget_s, expected=True)), None)
@@ -126,6 +128,7 @@ async def _run(
     trigger: Callable[[], Awaitable[object]],
     wait_until: WaitUntil,
     timeout_ms: int,
+    to: str = "",
 ) -> NavigationResult:
     """Trigger a navigation, then wait for its lifecycle event in the main frame.
 
@@ -133,67 +136,107 @@ async def _run(
     reloads do not announce it); a page restored from the back/forward cache or a
     same-document step fires no new lifecycle, so those end there. Events are collected
     from before the trigger, so none can slip past. A dialog left open on the old page does
-    not stop it: Chrome closes it unanswered as the navigation starts, and the result says so."""
+    not stop it: Chrome closes it unanswered as the navigation starts, and the result says so.
+
+    The trigger races the dialogs: a page that asks to confirm leaving (beforeunload) holds
+    the navigation until it is answered, so that is the result at once (`asked`), the page
+    unmoved. A committed document that does not reach `wait_until` in time is a result too
+    (`unfinished`: how far it got), since it can be used; one that never committed times out."""
     page = conn.page
-    loop = asyncio.get_running_loop()
-    started = loop.time()
+    started = asyncio.get_running_loop().time()
     lifecycle = LIFECYCLE_EVENT_FOR[wait_until]
     pause: Pause | None = None
     status: int | None = None
+    unfinished: LoadProgress | None = None
     dismissed = conn.features.dialogs.open
+    if dismissed is not None and dismissed.type == "beforeunload":
+        raise DialogOpenError(dismissed)  # the page still asks: a new navigation would wait on it too
+    # Chrome names a page's main frame after its target; asking (Page.getFrameTree)
+    # would wait behind a navigation that is still loading.
+    assert page.target_id is not None, "a page session always belongs to a target"
+    watch = _LoadWatch(page.target_id, lifecycle)
     try:
         async with asyncio.timeout(timeout_ms / 1000):
-            # Chrome names a page's main frame after its target; asking (Page.getFrameTree)
-            # would wait behind a navigation that is still loading.
-            main_frame = page.target_id
-            assert main_frame is not None, "a page session always belongs to a target"
             with page.listen(
                 "Page.frameNavigated", "Page.navigatedWithinDocument", "Page.lifecycleEvent", "Network.responseReceived"
             ) as events:
-                await trigger()
                 if dismissed is not None:  # Chrome closes it as the navigation starts; then the page runs
+                    await trigger()
                     await conn.features.dialogs.wait_closed()
+                else:
+                    await conn.features.unless_blocked(trigger())
                 await progress.report(f"Waiting for {wait_until} ({kind})")
                 try:  # bounded by the timeout around it
-                    status = await conn.features.unless_blocked(_until_loaded(events, main_frame, lifecycle))
+                    status = await conn.features.unless_blocked(watch.status_once_reached(events))
                 except ExecutionPausedError as exc:  # a breakpoint in the new page's scripts: report it now
                     pause = exc.pause
-            final_url, title = await _where_we_are(page)
+    except DialogOpenError as exc:
+        if exc.dialog.type != "beforeunload":
+            raise
+        url, title = conn.target_url or "", conn.target_title or ""
+        return NavigationResult(kind, url, title, None, wait_until, _ms_since(started), asked=exc.dialog, to=to)
     except TimeoutError as exc:
-        raise CdpTimeoutError(
-            f"The page did not reach {wait_until!r} within {timeout_ms} ms "
-            f"(waited for the main frame's {lifecycle} lifecycle event)."
-        ) from exc
+        if watch.loader_id is None:
+            raise CdpTimeoutError(
+                f"The page did not reach {wait_until!r} within {timeout_ms} ms "
+                f"(waited for the main frame's {lifecycle} lifecycle event); no new document came in, "
+                "the page is where it was."
+            ) from exc
+        status = watch.statuses.get(watch.loader_id)
+        unfinished = _progress(conn, watch, timeout_ms)
+    final_url, title = await _where_we_are(page)
     conn.remember_location(final_url, title)
-    elapsed_ms = round((loop.time() - started) * 1000)
-    return NavigationResult(kind, final_url, title, status, wait_until, elapsed_ms, pause, dismissed)
+    return NavigationResult(
+        kind, final_url, title, status, wait_until, _ms_since(started), pause, dismissed, unfinished=unfinished
+    )
 
 
-async def _until_loaded(events: EventStream, main_frame: str, lifecycle: str) -> int | None:
-    """The document's HTTP status once `lifecycle` fired for the loader the main frame committed.
+def _ms_since(started: float) -> int:
+    return round((asyncio.get_running_loop().time() - started) * 1000)
 
-    The document response arrives before the commit names its loader, so statuses are kept
-    per loader until then."""
-    loader_id: str | None = None
-    statuses: dict[str, int] = {}
-    while True:
-        event = await events.next()
-        params = event.params
-        if event.method == "Page.frameNavigated":
-            frame = params["frame"]
-            if frame["id"] == main_frame:
-                if params.get("type") == "BackForwardCacheRestore":
+
+def _progress(conn: BrowserConnection, watch: _LoadWatch, timeout_ms: int) -> LoadProgress:
+    """How far the committed document got: parsed or not, and the requests still open."""
+    pending = [entry.url for entry in conn.features.network.requests() if entry.duration_ms is None]
+    return LoadProgress(timeout_ms, watch.dom_ready, tuple(pending[:MAX_PENDING_LISTED]), len(pending))
+
+
+class _LoadWatch:
+    """The main frame through one navigation, kept as its events arrive, so that a wait that
+    runs out can still say how far the load got (committed, parsed)."""
+
+    def __init__(self, main_frame: str, lifecycle: str) -> None:
+        self.main_frame = main_frame
+        self.lifecycle = lifecycle
+        self.loader_id: str | None = None  # the committed document's loader
+        self.statuses: dict[str, int] = {}
+        self.dom_ready = False
+
+    async def status_once_reached(self, events: EventStream) -> int | None:
+        """The document's HTTP status once `lifecycle` fired for the loader the main frame committed.
+
+        The document response arrives before the commit names its loader, so statuses are kept
+        per loader until then."""
+        while True:
+            event = await events.next()
+            params = event.params
+            if event.method == "Page.frameNavigated":
+                frame = params["frame"]
+                if frame["id"] == self.main_frame:
+                    if params.get("type") == "BackForwardCacheRestore":
+                        return None
+                    self.loader_id = frame["loaderId"]
+            elif event.method == "Page.navigatedWithinDocument":
+                if params.get("frameId") == self.main_frame and self.loader_id is None:
                     return None
-                loader_id = frame["loaderId"]
-        elif event.method == "Page.navigatedWithinDocument":
-            if params.get("frameId") == main_frame and loader_id is None:
-                return None
-        elif event.method == "Network.responseReceived":
-            response = params["response"]
-            if params.get("type") == "Document" and str(response["url"]).startswith(STATUS_SCHEMES):
-                statuses[params["loaderId"]] = int(response["status"])
-        elif loader_id is not None and params.get("loaderId") == loader_id and params["name"] == lifecycle:
-            return statuses.get(loader_id)
+            elif event.method == "Network.responseReceived":
+                response = params["response"]
+                if params.get("type") == "Document" and str(response["url"]).startswith(STATUS_SCHEMES):
+                    self.statuses[params["loaderId"]] = int(response["status"])
+            elif self.loader_id is not None and params.get("loaderId") == self.loader_id:
+                self.dom_ready = self.dom_ready or params["name"] == "DOMContentLoaded"
+                if params["name"] == self.lifecycle:
+                    return self.statuses.get(self.loader_id)
 
 
 async def _where_we_are(page: CdpSession) -> tuple[str, str]:

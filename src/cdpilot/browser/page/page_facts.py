@@ -47,6 +47,23 @@ class TargetClosed:
 
 
 @dataclass(frozen=True)
+class CloseAsked:
+    """Closing the current page ran its beforeunload handler, which asks to confirm: the page
+    stays open, and current, until the dialog is answered."""
+
+    closing: TargetEntry
+
+
+@dataclass(frozen=True)
+class PendingClose:
+    """A close that waits on the page's beforeunload dialog; `spare` is the blank page opened to
+    stay current when the last page closes (closed again if the page stays)."""
+
+    closing: TargetEntry
+    spare: str | None
+
+
+@dataclass(frozen=True)
 class Cookie:
     name: str
     value: str
@@ -104,6 +121,19 @@ class NavigationResult:
     pause: Pause | None = None  # the new page's scripts paused in the debugger before `wait_until`
     dismissed: DialogInfo | None = None  # a dialog that was open: Chrome closes it on navigating
     download: Download | None = None  # the URL was a download: the page stayed where it was
+    asked: DialogInfo | None = None  # the old page asks to confirm leaving: nothing moved yet
+    to: str = ""  # the URL asked for (goto), said while the old page asks to confirm leaving
+    unfinished: LoadProgress | None = None  # the document committed, but `wait_until` was not reached
+
+
+@dataclass(frozen=True)
+class LoadProgress:
+    """How far a committed document got when the wait for its `wait_until` ran out."""
+
+    timeout_ms: int
+    dom_ready: bool  # DOMContentLoaded fired: the document is parsed, and queries and actions work
+    pending: tuple[str, ...]  # URLs of the requests still open, the first few
+    pending_total: int
 
 
 @dataclass(frozen=True)

@@ -8,15 +8,23 @@ workers are listed for orientation but cannot be made current.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import fnmatch
 
-from cdpilot.browser.page.page_facts import TargetClosed, TargetEntry, TargetSwitch
+from cdpilot.browser.page.dialogs import DialogOpenError
+from cdpilot.browser.page.page_facts import (
+    CloseAsked,
+    PendingClose,
+    TargetClosed,
+    TargetEntry,
+    TargetSwitch,
+)
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.errors import ArgumentError, FieldProblem, StateError
+from cdpilot.cdp import EventStream
+from cdpilot.errors import ArgumentError, CdpCommandError, FieldProblem, StateError
 from cdpilot.text import clip
 
 CLOSE_WAIT_S = 5.0
+BLANK = "about:blank"
 LISTED_TYPES = ("page", "iframe", "worker", "shared_worker", "service_worker")
 
 
@@ -83,27 +91,96 @@ async def switch_target(
 
 async def new_target(conn: BrowserConnection) -> TargetEntry:
     """Open a blank tab and make it current (the caller navigates it)."""
-    created = await conn.cdp.browser.send("Target.createTarget", {"url": "about:blank"})
+    created = await conn.cdp.browser.send("Target.createTarget", {"url": BLANK})
     await conn.use_target(str(created["targetId"]))
     await conn.fit_window()
     return next(e for e in await list_targets(conn) if e.target_id == created["targetId"])
 
 
-async def close_target(conn: BrowserConnection, index: int | None) -> TargetClosed:
+async def close_target(conn: BrowserConnection, index: int | None) -> TargetClosed | CloseAsked:
     """Close a page (default: the current one); answers the closed page and the current one after.
 
-    The last page is replaced by a blank one first: a browser with no page may shut down."""
+    The current page is closed as a user would close it, running its beforeunload handler: a
+    page that asks to confirm leaving stays open until the dialog is answered (`answer_close`),
+    and the result says so. A page in the background, or one held by a dialog or a debugger
+    pause, is closed by the browser without asking. The last page is replaced by a blank one:
+    a browser with no page may shut down."""
     pages = _pages(await list_targets(conn))
     closing = next((p for p in pages if (p.current if index is None else p.index == index)), None)
     if closing is None:
         raise _no_such_page(f"with index {index}", pages)
-    remaining = [p for p in pages if p.target_id != closing.target_id]
-    if closing.current:
-        if remaining:
-            await conn.use_target(remaining[-1].target_id)
-        else:
+    if not closing.current:
+        await _close(conn, closing.target_id)
+        return await _closed(conn, closing)
+    alone = all(p.target_id == closing.target_id for p in pages)
+    spare = str((await conn.cdp.browser.send("Target.createTarget", {"url": BLANK}))["targetId"]) if alone else None
+    if await _close_current_asks(conn):
+        conn.features.dialogs.closing = PendingClose(closing, spare)
+        return CloseAsked(closing)
+    return await _after_current_closed(conn, closing, spare)
+
+
+async def answer_close(conn: BrowserConnection, pending: PendingClose, accept: bool) -> TargetClosed | None:
+    """Answer the beforeunload dialog that closing the current page raised: accepted, the page
+    closes and another becomes current; dismissed, it stays (None) and the spare blank page goes."""
+    target_id = pending.closing.target_id
+    browser = conn.cdp.browser
+    with browser.listen("Target.targetDestroyed") as destroyed:
+        if not accept:
+            await conn.features.dialogs.handle(conn.page, False, None)
+            if pending.spare is not None:
+                await _close(conn, pending.spare)
+            return None
+        await conn.page.send("Page.handleJavaScriptDialog", {"accept": True})
+        if not await _until_destroyed(destroyed, target_id):
+            await _close(conn, target_id)  # it did not go by itself: close it as a background page is
+    return await _after_current_closed(conn, pending.closing, pending.spare)
+
+
+async def _close_current_asks(conn: BrowserConnection) -> bool:
+    """Close the current page with ``Page.close``, which runs its beforeunload handler; True
+    when that asks to confirm (the page stays). A page held by a dialog or a pause cannot run
+    the handler, and one that does not go in time goes by ``Target.closeTarget``."""
+    page, features = conn.page, conn.features
+    target_id = page.target_id
+    assert target_id is not None, "a page session always belongs to a target"
+    if features.dialogs.open is not None or features.debugger.paused is not None:
+        await _close(conn, target_id)
+        return False
+    with conn.cdp.browser.listen("Target.targetDestroyed") as destroyed:
+
+        async def closed() -> bool:
+            await page.send("Page.close")
+            return await _until_destroyed(destroyed, target_id)
+
+        try:
+            gone = await features.unless_blocked(closed())
+        except DialogOpenError as exc:
+            if exc.dialog.type == "beforeunload":
+                return True
+            raise
+        except CdpCommandError:  # a browser without Page.close
+            gone = False
+    if not gone:
+        await _close(conn, target_id)
+    return False
+
+
+async def _after_current_closed(conn: BrowserConnection, closing: TargetEntry, spare: str | None) -> TargetClosed:
+    """Make the spare page current (a new tab: fitted like one), else the last other page."""
+    if spare is not None:
+        await conn.use_target(spare)
+        await conn.fit_window()
+    else:
+        others = [p for p in _pages(await list_targets(conn)) if p.target_id != closing.target_id]
+        if others:
+            await conn.use_target(others[-1].target_id)
+        else:  # the other pages closed meanwhile
             await new_target(conn)
-    await _close(conn, closing.target_id)
+    return await _closed(conn, closing)
+
+
+async def _closed(conn: BrowserConnection, closing: TargetEntry) -> TargetClosed:
     conn.forget_page(closing.target_id)
     current = next(e for e in await list_targets(conn) if e.current)
     return TargetClosed(closing, current)
@@ -115,7 +192,15 @@ async def _close(conn: BrowserConnection, target_id: str) -> None:
     browser = conn.cdp.browser
     with browser.listen("Target.targetDestroyed") as destroyed:
         await browser.send("Target.closeTarget", {"targetId": target_id})
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(CLOSE_WAIT_S):
-                while (await destroyed.next()).params.get("targetId") != target_id:
-                    pass
+        await _until_destroyed(destroyed, target_id)
+
+
+async def _until_destroyed(destroyed: EventStream, target_id: str) -> bool:
+    """Whether the browser reported `target_id` destroyed within `CLOSE_WAIT_S`."""
+    try:
+        async with asyncio.timeout(CLOSE_WAIT_S):
+            while (await destroyed.next()).params.get("targetId") != target_id:
+                pass
+    except TimeoutError:
+        return False
+    return True
