@@ -6,8 +6,8 @@ Calls change the world, and that is expected: they disconnect or replace the bro
 tabs, navigate away, pause the page, leave dialogs open, launch more browsers. After each
 valid call `Stage.restore` puts back, cheaply, only what changed: other browsers closed, the
 fixture browser launched again if a call ended it, a dialog dismissed, the debugger turned
-off (which resumes and drops breakpoints), other tabs closed, emulation cleared, the fixture
-page loaded again if the tab shows anything else. Auto-launch is off, so only ``chrome
+off (which resumes and drops breakpoints), request routes removed, other tabs closed, emulation
+cleared, the fixture page loaded again if the tab shows anything else. Auto-launch is off, so only ``chrome
 launch`` and the restore start browsers, never a call that finds none.
 
 Paths a launch may be given are forced (`Stage.forced`): ``executable_path`` to the test
@@ -37,6 +37,7 @@ from tests.support.registry import answer, in_process_registry
 
 PRECONDITIONS = ("as restored", "debugger on", "paused", "dialog open", "history both ways")
 FIXTURE_ID = "fuzz"  # the connection that shows the fixture page
+ROUTE_BODY = "route-body.json"
 LISTED_REQUEST = "<the first listed request>"  # a suggested request_id, bound when the call is made
 # Two entries pushed and one popped: both going back and going forward have somewhere to go.
 HISTORY_BOTH_WAYS = (
@@ -72,7 +73,13 @@ class Stage:
 
     def suggested(self, tool: str) -> dict[str, tuple[object, ...]]:
         """Values that name something that exists, for a parameter of the granular `tool`."""
-        return {**page_values(self.origin, tool), "connection_id": (FIXTURE_ID, ""), "request_id": (LISTED_REQUEST,)}
+        values = {**page_values(self.origin, tool), "connection_id": (FIXTURE_ID, ""), "request_id": (LISTED_REQUEST,)}
+        routes = {
+            "body_file": (ROUTE_BODY, ROUTE_BODY, "missing.json"),
+            "route_id": ("r1", "r999"),
+            "status": (200, 404),
+        }
+        return {**values, **routes}
 
     @property
     def fixture(self) -> BrowserConnection:
@@ -135,6 +142,9 @@ class Stage:
         if fixture.features.debugger.enabled:
             await self.keep("debugger_disable")
             undone.append("debugger off")
+        if len(fixture.interceptor.routes):  # a route may answer or fail every request of the page
+            await self.keep("remove_route")
+            undone.append("routes removed")
         browser, current = fixture.cdp.browser, fixture.page.target_id
         pages = [t for t in (await browser.send("Target.getTargets"))["targetInfos"] if t["type"] == "page"]
         for page in pages:
@@ -161,6 +171,8 @@ async def open_stage(mode: Mode, origin: str, root: Path, loop: asyncio.Abstract
     connections = ConnectionManager(env=chrome_env())
     settings_ = Settings(auto_launch=False, output_dir=root / "out", rate_limit=None)  # thousands of calls, on purpose
     root.mkdir()
+    (root / "out").mkdir()
+    (root / "out" / ROUTE_BODY).write_text('{"mocked": true}')  # a body file routes may serve
     not_executable = root / "not-a-browser"
     not_executable.write_text("#!/bin/sh\n")
     assert CHROMIUM is not None, "Chromium is not installed"

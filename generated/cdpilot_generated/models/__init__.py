@@ -71,6 +71,11 @@ from cdpilot_generated.models.page import (
     BrowserSetViewportArgs,
     SavePdfArgs,
 )
+from cdpilot_generated.models.routes import (
+    ListRoutesArgs,
+    RemoveRouteArgs,
+    RouteRequestsArgs,
+)
 from cdpilot_generated.models.storage import (
     ClearStorageArgs,
     DeleteCookiesArgs,
@@ -136,6 +141,7 @@ __all__ = [
     'HoverElementArgs',
     'InspectElementArgs',
     'ListNetworkRequestsArgs',
+    'ListRoutesArgs',
     'ListTargetsArgs',
     'LoadStorageStateArgs',
     'NavigateArgs',
@@ -143,6 +149,8 @@ __all__ = [
     'PressKeyArgs',
     'QueryElementsArgs',
     'ReloadArgs',
+    'RemoveRouteArgs',
+    'RouteRequestsArgs',
     'SavePdfArgs',
     'SaveStorageStateArgs',
     'SelectOptionArgs',

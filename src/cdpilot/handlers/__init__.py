@@ -8,7 +8,19 @@ or mistyped handler never ships.
 from cdpilot_generated.contract import HandlerTable
 
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers import connection, debugger, dom, evaluate, input, navigation, observe, page, storage, targets
+from cdpilot.handlers import (
+    connection,
+    debugger,
+    dom,
+    evaluate,
+    input,
+    navigation,
+    observe,
+    page,
+    routes,
+    storage,
+    targets,
+)
 
 HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "chrome_connect": connection.chrome_connect,
@@ -60,6 +72,9 @@ HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "browser_screenshot": page.browser_screenshot,
     "browser_set_viewport": page.browser_set_viewport,
     "save_pdf": page.save_pdf,
+    "list_routes": routes.list_routes,
+    "remove_route": routes.remove_route,
+    "route_requests": routes.route_requests,
     "clear_storage": storage.clear_storage,
     "delete_cookies": storage.delete_cookies,
     "get_cookies": storage.get_cookies,
