@@ -58,6 +58,7 @@ from cdpilot_generated.models import (
     HoverElementArgs,
     InspectElementArgs,
     ListNetworkRequestsArgs,
+    ListRoutesArgs,
     ListTargetsArgs,
     LoadStorageStateArgs,
     NavigateArgs,
@@ -67,6 +68,8 @@ from cdpilot_generated.models import (
     QueryElementsArgs,
     RecordTraceArgs,
     ReloadArgs,
+    RemoveRouteArgs,
+    RouteRequestsArgs,
     SavePdfArgs,
     SaveStorageStateArgs,
     SelectOptionArgs,
@@ -128,6 +131,7 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     hover_element: Callable[[HoverElementArgs, ContextT], Awaitable[ResultT]]
     inspect_element: Callable[[InspectElementArgs, ContextT], Awaitable[ResultT]]
     list_network_requests: Callable[[ListNetworkRequestsArgs, ContextT], Awaitable[ResultT]]
+    list_routes: Callable[[ListRoutesArgs, ContextT], Awaitable[ResultT]]
     list_targets: Callable[[ListTargetsArgs, ContextT], Awaitable[ResultT]]
     load_storage_state: Callable[[LoadStorageStateArgs, ContextT], Awaitable[ResultT]]
     navigate: Callable[[NavigateArgs, ContextT], Awaitable[ResultT]]
@@ -137,6 +141,8 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     query_elements: Callable[[QueryElementsArgs, ContextT], Awaitable[ResultT]]
     record_trace: Callable[[RecordTraceArgs, ContextT], Awaitable[ResultT]]
     reload: Callable[[ReloadArgs, ContextT], Awaitable[ResultT]]
+    remove_route: Callable[[RemoveRouteArgs, ContextT], Awaitable[ResultT]]
+    route_requests: Callable[[RouteRequestsArgs, ContextT], Awaitable[ResultT]]
     save_pdf: Callable[[SavePdfArgs, ContextT], Awaitable[ResultT]]
     save_storage_state: Callable[[SaveStorageStateArgs, ContextT], Awaitable[ResultT]]
     select_option: Callable[[SelectOptionArgs, ContextT], Awaitable[ResultT]]

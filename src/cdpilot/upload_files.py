@@ -1,4 +1,5 @@
-"""Which local files a page may be given by an upload: only those inside the upload directory.
+"""Which local files a page may be given (an upload, a route's response body): only those inside
+the upload directory.
 
 A path comes from a model or a user, so it is untrusted: it names a file relative to the
 upload directory (``--upload-dir``, else the output directory, where screenshots, saved
@@ -27,10 +28,11 @@ def upload_root(upload_dir: Path | None, output_dir: Path | None) -> Path:
 
 def resolve_upload_files(paths: list[str], root: Path) -> list[Path]:
     """Each path as a real file inside `root`; ArgumentError naming the first one that is not."""
-    return [_resolved(path, root, f"{FIELD}[{number}]") for number, path in enumerate(paths)]
+    return [resolve_upload_file(path, root, f"{FIELD}[{number}]") for number, path in enumerate(paths)]
 
 
-def _resolved(path: str, root: Path, field: str) -> Path:
+def resolve_upload_file(path: str, root: Path, field: str) -> Path:
+    """`path` as a real, readable file inside `root`; ArgumentError naming `field` when it is not."""
     if "\0" in path or not path.strip():
         raise _refuse(field, "a file name", "an empty name or one with a NUL byte", root)
     given = Path(path).expanduser()
@@ -48,7 +50,7 @@ def _resolved(path: str, root: Path, field: str) -> Path:
 
 def _refuse(field: str, expected: str, given: str, root: Path) -> ArgumentError:
     return ArgumentError(
-        "A file to upload is not allowed.",
+        "A file to give the page is not allowed.",
         problems=[FieldProblem(field, expected, given)],
         suggestion=f"Give files inside {root} (relative paths are taken from there); cdpilot --upload-dir "
         "sets that directory.",

@@ -21,6 +21,7 @@ from cdpilot.browser.observe.network_facts import (
     SavedBody,
 )
 from cdpilot.browser.page.origin_policy import Refusal
+from cdpilot.browser.session.route_facts import RouteMark
 
 SITE = "http://127.0.0.1:8000"
 PAGE = f"{SITE}/fetch"
@@ -296,6 +297,30 @@ def test_a_refused_request_in_detail_says_which_rule_refused_its_origin() -> Non
         "script, BLOCKED: https://cdn.test is not in --allowed-origins, 1 ms\n"
         "Request headers (0):"
     )
+
+
+MOCKED = replace(DATA, id="7", status=201, status_text="Created", routed=RouteMark("r1", "mocked"))
+MODIFIED = replace(DATA, id="8", routed=RouteMark("r2", "modified"))
+ABORTED = replace(FAILED, id="9", url=f"{SITE}/api/x", error_text="net::ERR_FAILED", routed=RouteMark("r3", "aborted"))
+
+
+def test_requests_a_route_answered_name_the_route() -> None:
+    assert request_list_answer(listing(MOCKED, MODIFIED, ABORTED), page_url=PAGE, max_chars=5000) == (
+        f"showing 1–3 of 3 requests on {PAGE}\n"
+        "7 GET MOCKED 201 (route r1) fetch /api/data (46 B, 3 ms)\n"
+        "8 GET MODIFIED 200 (route r2) fetch /api/data (46 B, 3 ms)\n"
+        "9 GET ABORTED (route r3) fetch /api/x (5 ms)"
+    )
+
+
+def test_a_routed_request_in_detail_says_what_the_route_did() -> None:
+    assert detail(MOCKED, None).split("\n")[1] == (
+        "fetch, MOCKED by route r1, never sent: 201 Created, application/json, 46 B, 3 ms"
+    )
+    assert detail(MODIFIED, None).split("\n")[1] == (
+        "fetch, 200 OK, application/json (request headers set by route r2), 46 B, 3 ms"
+    )
+    assert detail(ABORTED, None).split("\n")[1] == ("fetch, ABORTED by route r3, never sent: net::ERR_FAILED, 5 ms")
 
 
 MIB = 1024 * 1024

@@ -23,7 +23,8 @@ from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.page.origin_policy import OriginPolicy, Refusal
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
-from cdpilot.browser.session.origin_guard import OriginGuard
+from cdpilot.browser.session.request_interceptor import RequestInterceptor
+from cdpilot.browser.session.route_facts import Abort, RouteSpec
 from cdpilot.cdp import CdpSession
 from cdpilot.errors import ArgumentError
 from tests.support.chromium import chrome_env
@@ -376,8 +377,9 @@ class _RecordingSession:
     def __init__(self) -> None:
         self.sent: list[str] = []
 
-    async def send(self, method: str, params: object = None) -> dict[str, Any]:
-        self.sent.append(method)
+    async def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        patterns = (params or {}).get("patterns")
+        self.sent.append(method if patterns is None else f"{method} {patterns[0]['urlPattern']}")
         return {}
 
     def on(self, method: str, handler: object) -> object:
@@ -385,9 +387,25 @@ class _RecordingSession:
         return lambda: None
 
 
-async def test_without_entries_no_request_is_intercepted() -> None:
+async def test_without_entries_no_request_is_held() -> None:
     session = _RecordingSession()
-    await OriginGuard(OriginPolicy()).start(session)  # type: ignore[arg-type]
-    assert session.sent == []
-    await OriginGuard(OriginPolicy(blocked=["example.com"])).start(session)  # type: ignore[arg-type]
-    assert session.sent == ["on Fetch.requestPaused", "Fetch.enable"]
+    await RequestInterceptor(OriginPolicy()).start(session)  # type: ignore[arg-type]
+    assert session.sent == ["on Fetch.requestPaused", "Fetch.enable cdpilot-holds-nothing:"]
+    session.sent.clear()
+    await RequestInterceptor(OriginPolicy(blocked=["example.com"])).start(session)  # type: ignore[arg-type]
+    assert session.sent == ["on Fetch.requestPaused", "Fetch.enable *"]
+
+
+async def test_routes_hold_requests_while_there_are_some_unless_the_policy_needs_it() -> None:
+    route = RouteSpec("*/api/*", regex=False, action=Abort("Failed"))
+    held_then_not = ["Fetch.enable *", "Fetch.enable cdpilot-holds-nothing:"]
+    for policy, switched in ((OriginPolicy(), held_then_not), (OriginPolicy(blocked=["a.com"]), [])):
+        session = _RecordingSession()
+        interceptor = RequestInterceptor(policy)
+        await interceptor.start(session)  # type: ignore[arg-type]
+        session.sent.clear()
+        first = await interceptor.add_route(route)
+        await interceptor.add_route(route)
+        await interceptor.remove_routes(first.id)
+        await interceptor.remove_routes(None)
+        assert session.sent == switched

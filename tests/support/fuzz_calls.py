@@ -26,6 +26,7 @@ address whatever the resolver says.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Collection, Iterator, Mapping
@@ -51,13 +52,15 @@ HUGE_INTEGER = 10**400  # valid JSON, and Python parses it; past any float
 NAVIGATING = frozenset({"navigate", "new_target", "chrome_launch"})  # granular tools that load their `url`
 
 # Parameters of which a call must give one (inspect_element: at least one): a rule the handler
-# enforces, not the schema, so few drawn sets keep it. Each gets a contract that gives just it.
-ONE_OF = {
-    "debugger_set_breakpoint": ("url", "url_regex"),
-    "inspect_element": ("description", "text", "attributes"),
-    "select_option": ("value", "label"),
-    "switch_target": ("index", "title", "url"),
-    "wait_for": ("selector", "texts"),
+# enforces, not the schema, so few drawn sets keep it. Each gets a contract that gives just it;
+# a tool with several such groups gets one for each choice of one parameter from every group.
+ONE_OF: dict[str, tuple[tuple[str, ...], ...]] = {
+    "debugger_set_breakpoint": (("url", "url_regex"),),
+    "inspect_element": (("description", "text", "attributes"),),
+    "route_requests": (("url_pattern", "url_regex"), ("body", "request_headers", "abort")),
+    "select_option": (("value", "label"),),
+    "switch_target": (("index", "title", "url"),),
+    "wait_for": (("selector", "texts"),),
 }
 
 WIRE: dict[str, dict[str, dict[str, Any]]] = {
@@ -169,13 +172,17 @@ def quick(contract: Contract) -> Contract:
 
 
 def with_choices(contract: Contract) -> list[Contract]:
-    """The contract, and one more per `ONE_OF` parameter: that one required, the others absent.
-    The contract as it is still draws sets that give none or several (a policy VALIDATION)."""
-    names = [name for name in ONE_OF.get(contract.tool, ()) if name in contract.schema["properties"]]
+    """The contract, and one more per choice of `ONE_OF` parameters (one of each group): those
+    required, the others of their groups absent. The contract as it is still draws sets that
+    give none or several (a policy VALIDATION)."""
+    groups = [
+        [name for name in group if name in contract.schema["properties"]] for group in ONE_OF.get(contract.tool, ())
+    ]
     variants = [contract]
-    for name in names:
-        properties = {k: v for k, v in contract.schema["properties"].items() if k == name or k not in names}
-        required = sorted({*contract.schema.get("required", []), name})
+    for chosen in itertools.product(*(group for group in groups if group)) if any(groups) else ():
+        left_out = {name for group in groups for name in group} - set(chosen)
+        properties = {k: v for k, v in contract.schema["properties"].items() if k not in left_out}
+        required = sorted({*contract.schema.get("required", []), *chosen})
         variants.append(Contract(contract.tool, {**contract.schema, "properties": properties, "required": required}))
     return variants
 

@@ -131,9 +131,13 @@ SELECTORS = (
 
 
 # Tools that act on one kind of element only, and the selectors of that kind on the page.
-UPLOADABLE = ("upload.txt", "state.json")
+UPLOADABLE = {
+    "upload.txt": "uploaded by the fuzzer\n",
+    "state.json": '{"cookies": [{"name": "fuzz", "value": "1", "domain": "127.0.0.1"}], "origins": []}',
+    "route-body.json": '{"mocked": true}',
+}
 """Files `fuzz_stage` puts in the output directory (the upload directory) before the first call:
-a text file to upload, and a storage state to load."""
+a text file to upload, a storage state to load, a body a route may serve."""
 
 SELECTORS_BY_TOOL = {
     "fill_element": ("#name", "#email", "textarea", "input", "#frame-input"),
@@ -194,8 +198,9 @@ def page_values(base_url: str, tool: str) -> dict[str, tuple[object, ...]]:
         "call_frame_id": (0, 1, "0"),
         "url_pattern": ("api", "app.js"),
         "line_number": tuple(_line_of(text) for text in ("ticks += 1;", "return line;", "loadItems();")),
-        "path": ("shots/page.png", "body.txt", UPLOADABLE[1]),
-        "files": ([UPLOADABLE[0]], list(UPLOADABLE), ["missing.txt"]),
+        "path": ("shots/page.png", "body.txt", "state.json"),
+        "files": (["upload.txt"], ["upload.txt", "state.json"], ["missing.txt"]),
+        "body_file": ("route-body.json", "missing.json"),
         "save_body_to": ("bodies/items.json",),
         "save_to": ("values/result.txt",),
     }

@@ -6,8 +6,8 @@ Calls change the world, and that is expected: they disconnect or replace the bro
 tabs, navigate away, pause the page, leave dialogs open, launch more browsers. After each
 valid call `Stage.restore` puts back, cheaply, only what changed: other browsers closed, the
 fixture browser launched again if a call ended it, a dialog dismissed, the debugger turned
-off (which resumes and drops breakpoints), other tabs closed, emulation cleared, the fixture
-page loaded again if the tab shows anything else. Auto-launch is off, so only ``chrome
+off (which resumes and drops breakpoints), request routes removed, other tabs closed, emulation
+cleared, the fixture page loaded again if the tab shows anything else. Auto-launch is off, so only ``chrome
 launch`` and the restore start browsers, never a call that finds none.
 
 Paths a launch may be given are forced (`Stage.forced`): ``executable_path`` to the test
@@ -72,7 +72,12 @@ class Stage:
 
     def suggested(self, tool: str) -> dict[str, tuple[object, ...]]:
         """Values that name something that exists, for a parameter of the granular `tool`."""
-        return {**page_values(self.origin, tool), "connection_id": (FIXTURE_ID, ""), "request_id": (LISTED_REQUEST,)}
+        values = {**page_values(self.origin, tool), "connection_id": (FIXTURE_ID, ""), "request_id": (LISTED_REQUEST,)}
+        routes = {
+            "route_id": ("r1", "r999"),
+            "status": (200, 404),
+        }
+        return {**values, **routes}
 
     @property
     def fixture(self) -> BrowserConnection:
@@ -135,6 +140,9 @@ class Stage:
         if fixture.features.debugger.enabled:
             await self.keep("debugger_disable")
             undone.append("debugger off")
+        if len(fixture.interceptor.routes):  # a route may answer or fail every request of the page
+            await self.keep("remove_route")
+            undone.append("routes removed")
         browser, current = fixture.cdp.browser, fixture.page.target_id
         pages = [t for t in (await browser.send("Target.getTargets"))["targetInfos"] if t["type"] == "page"]
         for page in pages:
@@ -161,10 +169,9 @@ async def open_stage(mode: Mode, origin: str, root: Path, loop: asyncio.Abstract
     connections = ConnectionManager(env=chrome_env())
     settings_ = Settings(auto_launch=False, output_dir=root / "out", rate_limit=None)  # thousands of calls, on purpose
     root.mkdir()
-    upload, state = (root / "out" / name for name in UPLOADABLE)
-    upload.parent.mkdir()
-    upload.write_text("uploaded by the fuzzer\n")
-    state.write_text('{"cookies": [{"name": "fuzz", "value": "1", "domain": "127.0.0.1"}], "origins": []}')
+    (root / "out").mkdir()
+    for name, content in UPLOADABLE.items():
+        (root / "out" / name).write_text(content)
     not_executable = root / "not-a-browser"
     not_executable.write_text("#!/bin/sh\n")
     assert CHROMIUM is not None, "Chromium is not installed"

@@ -3,10 +3,13 @@
 Pages are ``path -> (status, content_type, body)``, optionally with a fourth item of extra
 headers (e.g. ``{"Location": "/"}`` for a redirect). ``HANG_PATH`` keeps the request open
 until the server shuts down, so timeout tests need no delay of a chosen length.
+``ECHO_HEADERS_PATH`` answers with the request's headers as JSON (names lower-cased), so a
+test can see what the browser really sent.
 """
 
 from __future__ import annotations
 
+import json
 import mimetypes
 import threading
 from collections.abc import Iterator, Mapping
@@ -17,6 +20,7 @@ from pathlib import Path
 PageSpec = tuple[int, str, bytes] | tuple[int, str, bytes, Mapping[str, str]]
 
 HANG_PATH = "/hang"
+ECHO_HEADERS_PATH = "/echo-headers"
 NOT_FOUND: PageSpec = (404, "text/plain", b"not found")
 # Browsers fetch /favicon.ico on their own after a load; its 404 would land in the console
 # at an unpredictable moment and make console assertions racy.
@@ -43,7 +47,9 @@ class _PageHandler(BaseHTTPRequestHandler):
             self.server.release_hung.wait(HANG_LIMIT_S)
             self.close_connection = True
             return
-        status, content_type, body, *extra = self.server.pages.get(path, FALLBACK.get(path, NOT_FOUND))
+        echo = json.dumps({name.lower(): value for name, value in self.headers.items()}).encode()
+        fallback = (200, "application/json", echo) if path == ECHO_HEADERS_PATH else FALLBACK.get(path, NOT_FOUND)
+        status, content_type, body, *extra = self.server.pages.get(path, fallback)
         self.send_response(status)
         for name, value in (extra[0] if extra else {}).items():
             self.send_header(name, value)

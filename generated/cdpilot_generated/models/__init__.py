@@ -75,6 +75,11 @@ from cdpilot_generated.models.performance import (
     PerformanceMetricsArgs,
     RecordTraceArgs,
 )
+from cdpilot_generated.models.routes import (
+    ListRoutesArgs,
+    RemoveRouteArgs,
+    RouteRequestsArgs,
+)
 from cdpilot_generated.models.storage import (
     ClearStorageArgs,
     DeleteCookiesArgs,
@@ -140,6 +145,7 @@ __all__ = [
     'HoverElementArgs',
     'InspectElementArgs',
     'ListNetworkRequestsArgs',
+    'ListRoutesArgs',
     'ListTargetsArgs',
     'LoadStorageStateArgs',
     'NavigateArgs',
@@ -149,6 +155,8 @@ __all__ = [
     'QueryElementsArgs',
     'RecordTraceArgs',
     'ReloadArgs',
+    'RemoveRouteArgs',
+    'RouteRequestsArgs',
     'SavePdfArgs',
     'SaveStorageStateArgs',
     'SelectOptionArgs',

@@ -40,7 +40,7 @@ class GetNetworkRequestArgs(ArgsModel):
 
 class ListNetworkRequestsArgs(ArgsModel):
     """
-    List the page's network requests; filter by type, status, URL; paged.
+    List the page's network requests; filter by type, status (0: failed), URL; paged.
     """
 
     model_config = ConfigDict(
@@ -50,7 +50,7 @@ class ListNetworkRequestsArgs(ArgsModel):
         Literal['document', 'stylesheet', 'image', 'media', 'font', 'script', 'xhr', 'fetch', 'websocket', 'other'] | None,
         Field(description='Type.'),
     ] = None
-    status: Annotated[int | None, Field(description='HTTP status (0: failed).', ge=0, le=999)] = None
+    status: Annotated[int | None, Field(description='HTTP status.', ge=0, le=999)] = None
     url_pattern: Annotated[str | None, Field(description='URL glob.', min_length=1)] = None
     limit: Annotated[int, Field(description='Page size.', ge=1, le=50)] = 20
     offset: Annotated[int, Field(description='Skip.', ge=0)] = 0

@@ -4,12 +4,14 @@ Both must fit the answer budget: the list shortens URLs so a whole page fits (sa
 ones as their path), the detail shares a fixed room among header values and gives the body
 what is left. Credentials in headers are never shown (`redact_headers`). A request the
 origin lists refused reads BLOCKED with the list that refused it, not as a failure: the
-page did nothing wrong, and retrying cannot help.
+page did nothing wrong, and retrying cannot help. One a route answered says so with the
+route's id (MOCKED, MODIFIED, ABORTED), so a made-up response is never taken for the server's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from cdpilot.answers.console_log import compact_url, origin_of
 from cdpilot.browser.observe.network_facts import (
@@ -68,12 +70,18 @@ def _filter_terms(wanted: RequestFilter) -> list[str]:
 
 def request_line(entry: NetworkEntry, origin: str, url_chars: int) -> str:
     """``12 GET 200 fetch /api/data (46 B, 3 ms)``; a refused request has
-    ``BLOCKED (--blocked-origins)`` in place of its status, and no size."""
+    ``BLOCKED (--blocked-origins)`` in place of its status, and no size, as has one a route
+    aborted (``ABORTED (route r1)``); one a route mocked or modified has ``MOCKED 200 (route r1)``."""
     duration = "in flight" if entry.duration_ms is None else f"{entry.duration_ms} ms"
     url = compact_url(entry.url, origin, url_chars)
     if entry.refused is not None:
         return f"{entry.id} {entry.method} BLOCKED ({entry.refused.flag}) {entry.resource_type} {url} ({duration})"
+    routed = entry.routed
+    if routed is not None and routed.outcome == "aborted":
+        return f"{entry.id} {entry.method} ABORTED (route {routed.route_id}) {entry.resource_type} {url} ({duration})"
     status = "pending" if entry.status is None else str(entry.status)
+    if routed is not None:
+        status = f"{routed.outcome.upper()} {status} (route {routed.route_id})"
     if entry.status == 0:
         size = f"failed: {entry.error_text}"
     else:
@@ -114,6 +122,13 @@ def _headers_block(title: str, headers: Mapping[str, str], value_chars: int) -> 
 def _outcome(entry: NetworkEntry) -> str:
     if entry.refused is not None:
         return f"BLOCKED: {entry.refused.statement}"
+    routed = entry.routed
+    if routed is not None:
+        plain = _outcome(replace(entry, routed=None))
+        if routed.outcome == "modified":
+            return f"{plain} (request headers set by route {routed.route_id})"
+        how = entry.error_text if routed.outcome == "aborted" else plain
+        return f"{routed.outcome.upper()} by route {routed.route_id}, never sent: {how}"
     if entry.status is None:
         return "pending, no response yet"
     if entry.status == 0:

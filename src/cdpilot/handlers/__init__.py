@@ -18,6 +18,7 @@ from cdpilot.handlers import (
     observe,
     page,
     performance,
+    routes,
     storage,
     targets,
 )
@@ -74,6 +75,9 @@ HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "save_pdf": page.save_pdf,
     "performance_metrics": performance.performance_metrics,
     "record_trace": performance.record_trace,
+    "list_routes": routes.list_routes,
+    "remove_route": routes.remove_route,
+    "route_requests": routes.route_requests,
     "clear_storage": storage.clear_storage,
     "delete_cookies": storage.delete_cookies,
     "get_cookies": storage.get_cookies,

@@ -12,8 +12,9 @@ the current page only: a main-frame navigation keeps just the requests of the ne
 document's loader, and a new page session starts afresh. Callers get `NetworkEntry`
 snapshots; the records the events update stay in here.
 
-A request the origin lists refused fails like any blocked one (``net::ERR_BLOCKED_BY_CLIENT``);
-the guard that failed it (`OriginGuard.refusal_of`) says so, and why, by its request id.
+A request the origin lists refused fails like any blocked one (``net::ERR_BLOCKED_BY_CLIENT``),
+and one a route answered looks like any other to the page; the interceptor that answered it
+(`RequestInterceptor.outcome_of`) says which it was, by its request id and URL.
 
 Bodies stay in Chrome, which keeps them for ``getResponseBody`` within buffers that
 ``Network.enable`` sizes: cdpilot asks for room for a binary body of `BODY_LIMIT_BYTES` and for
@@ -33,6 +34,7 @@ from typing import Any
 
 from cdpilot.browser.observe.network_facts import MissingBody, NetworkEntry, RequestFilter, RequestPage, ResponseBody
 from cdpilot.browser.page.origin_policy import Refusal
+from cdpilot.browser.session.route_facts import RouteMark
 from cdpilot.cdp import MAX_MESSAGE_BYTES, CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError, StateError
 
@@ -49,7 +51,8 @@ CHARS_PER_BYTE = {"binary": 4 / 3, "text": 6.0}  # text at worst: every byte a \
 MESSAGE_ROOM = 64 * 1024  # the JSON around a body in its message
 TEXT_TYPE_PARTS = ("text/", "json", "xml", "javascript", "ecmascript")  # types Chrome decodes to text
 
-RefusalLookup = Callable[[str], Refusal | None]  # CDP request id -> why the origin lists failed it
+# (CDP request id, URL) -> why the origin lists failed it, or what a route did to it
+InterceptionLookup = Callable[[str, str], Refusal | RouteMark | None]
 LIST_SUGGESTION = "See the recorded requests and their ids with {tool:list_network_requests}."
 
 
@@ -78,6 +81,7 @@ class _Request:
     ended: float | None = None
     error_text: str | None = None
     refused: Refusal | None = None
+    routed: RouteMark | None = None
     expects_extra: bool = False  # the response said its ExtraInfo twin is coming
     has_response_extra: bool = False
     has_request_extra: bool = False
@@ -101,6 +105,7 @@ class _Request:
             duration_ms=None if self.ended is None else max(0, round((self.ended - self.started) * 1000)),
             error_text=self.error_text,
             refused=self.refused,
+            routed=self.routed,
         )
 
     @property
@@ -122,7 +127,7 @@ class NetworkLog:
         self,
         max_requests: int = MAX_REQUESTS,
         *,
-        refusal_of: RefusalLookup | None = None,
+        intercepted: InterceptionLookup | None = None,
         body_limit: int = BODY_LIMIT_BYTES,
         buffer_limit: int = BODY_BUFFER_BYTES,
     ) -> None:
@@ -132,7 +137,7 @@ class NetworkLog:
         self._max_requests = max_requests
         self._next_id = 1
         self.dropped = 0  # requests pushed out by the bound
-        self._refusal_of = refusal_of
+        self._intercepted = intercepted
         self._body_limit, self._buffer_limit = body_limit, buffer_limit
         self._buffers = {
             "maxResourceBufferSize": 4 * math.ceil(body_limit / 3),  # its base64
@@ -312,6 +317,7 @@ class NetworkLog:
         record.charset = str(response.get("charset", ""))
         if not record.has_response_extra:
             record.response_headers = dict(response.get("headers") or {})
+        self._learn_interception(record)
         if early := self._early.pop(("response", record.cdp_id), None):
             self._on_extra("response", early)
         record.check_settled()
@@ -334,9 +340,16 @@ class NetworkLog:
             record.ended = float(event.params["timestamp"])
             canceled = " (canceled)" if event.params.get("canceled") else ""
             record.status, record.error_text = 0, str(event.params.get("errorText", "failed")) + canceled
-            record.refused = self._refusal_of(record.cdp_id) if self._refusal_of else None
+            self._learn_interception(record)
             record.check_settled()
             record.loaded.set()
+
+    def _learn_interception(self, record: _Request) -> None:
+        """Whether the origin lists refused the request or a route answered it: asked once it
+        has ended or has a response, when the interceptor has long decided."""
+        found = self._intercepted(record.cdp_id, record.url.split("#", 1)[0]) if self._intercepted else None
+        record.refused = found if isinstance(found, Refusal) else None
+        record.routed = found if isinstance(found, RouteMark) else None
 
     def _on_frame_navigated(self, event: CdpEvent) -> None:
         frame = event.params.get("frame") or {}

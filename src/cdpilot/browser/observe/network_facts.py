@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cdpilot.browser.page.origin_policy import Refusal
+from cdpilot.browser.session.route_facts import RouteMark
 
 NAMED_TYPES = {"document", "stylesheet", "image", "media", "font", "script", "xhr", "fetch", "websocket"}
 
@@ -37,6 +38,7 @@ class NetworkEntry:
     duration_ms: int | None  # None while in flight
     error_text: str | None  # why it failed
     refused: Refusal | None = None  # it failed because the origin lists refused it
+    routed: RouteMark | None = None  # a route answered it: mocked, modified or aborted it
 
 
 @dataclass(frozen=True)

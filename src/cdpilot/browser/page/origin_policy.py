@@ -7,7 +7,7 @@ not ``example.com`` itself, as in a Content-Security-Policy source list; list bo
 cover both). Blocked wins over allowed; an empty allowed list allows every origin that is
 not blocked. A bad entry is a `ValueError` naming it, so a typo stops the start-up
 instead of quietly letting everything through. A ws: or wss: entry is one too: the browser
-cannot be made to hold WebSocket connections (`OriginGuard`), so it would promise what
+cannot be made to hold WebSocket connections (`RequestInterceptor`), so it would promise what
 cannot be kept.
 
 Only URLs with a network origin are decided: http, https, ws and wss, and blob: and
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
-ENTRY_SCHEMES = ("http", "https")  # WebSocket connections cannot be intercepted: see `OriginGuard`
+ENTRY_SCHEMES = ("http", "https")  # WebSocket connections cannot be intercepted: see `RequestInterceptor`
 WRAPPING_SCHEMES = ("blob:", "filesystem:")  # the origin is that of the URL inside
 ALLOWED_FLAG = "--allowed-origins"
 BLOCKED_FLAG = "--blocked-origins"

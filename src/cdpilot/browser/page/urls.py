@@ -16,7 +16,7 @@ text is also read once more after undoing percent-encoding and HTML entities, so
 
 Given the start-up origin lists (`OriginPolicy`), a URL on a refused origin is refused
 here too, before anything reaches the browser, with the origin and the rule in the error;
-the browser-side interception (`OriginGuard`) would only fail it after the fact, as a
+the browser-side interception (`RequestInterceptor`) would only fail it after the fact, as a
 failed load.
 """
 

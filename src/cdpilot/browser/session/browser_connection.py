@@ -2,7 +2,8 @@
 
 `ConnectionManager` (manager.py) keeps many of these; handlers reach one through
 `ConnectionManager.get` and talk to its `page` session. Each one enforces the origin lists
-in its browser (`OriginGuard`) from before its first page is attached.
+and its request routes in its browser (`RequestInterceptor`) from before its first page is
+attached.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from cdpilot.browser.session.connection_facts import ConnectionKind
 from cdpilot.browser.session.downloads import Downloads
 from cdpilot.browser.session.features import PageFeatures
 from cdpilot.browser.session.launcher import LaunchedBrowser
-from cdpilot.browser.session.origin_guard import OriginGuard
+from cdpilot.browser.session.request_interceptor import RequestInterceptor
 from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession, Subscriptions
 
 
@@ -45,9 +46,9 @@ class BrowserConnection:
         self.target_title: str | None = None
         self.viewport: tuple[int, int] | None = None  # the page size a launched browser's windows get
         self._page: CdpSession | None = None
-        self.guard = OriginGuard(origins)
+        self.interceptor = RequestInterceptor(origins)
         self.downloads = Downloads(output_dir)
-        self.features = PageFeatures(network=NetworkLog(refusal_of=self.guard.refusal_of))
+        self.features = PageFeatures(network=NetworkLog(intercepted=self.interceptor.outcome_of))
         self.page_order: list[str] = []  # page target ids in first-seen order: stable tab indexes
         self._subscriptions = Subscriptions()
         self._subscriptions.add(
@@ -75,7 +76,7 @@ class BrowserConnection:
         following downloads (into `output_dir`), then attach to its first page."""
         version = await cdp.browser.send("Browser.getVersion", timeout_s=timeout_s)
         connection = cls(connection_id, kind, cdp, version, process, origins, output_dir)
-        await connection.guard.start(cdp.browser)
+        await connection.interceptor.start(cdp.browser)
         staging = None if process is None else os.path.join(process.plan.scratch_dir, "downloads")
         if staging is not None:
             os.makedirs(staging, exist_ok=True)
@@ -144,7 +145,7 @@ class BrowserConnection:
     async def close(self) -> None:
         """Let go: close the transport; a launched browser is ended and its temp profile removed."""
         self._subscriptions.clear()
-        self.guard.stop()
+        self.interceptor.stop()
         await self.cdp.close()
         if self.process is not None:
             await self.process.stop()
