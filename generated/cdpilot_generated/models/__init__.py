@@ -41,6 +41,9 @@ from cdpilot_generated.models.dom import (
     QueryElementsArgs,
     WaitForArgs,
 )
+from cdpilot_generated.models.emulation import (
+    EmulateArgs,
+)
 from cdpilot_generated.models.evaluate import (
     EvaluateJsArgs,
 )
@@ -122,6 +125,7 @@ __all__ = [
     'DebuggerStepOutArgs',
     'DebuggerStepOverArgs',
     'DeleteCookiesArgs',
+    'EmulateArgs',
     'EnableDebugToolsRouting',
     'EvaluateJsArgs',
     'FillElementArgs',

@@ -8,7 +8,19 @@ or mistyped handler never ships.
 from cdpilot_generated.contract import HandlerTable
 
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers import connection, debugger, dom, evaluate, input, navigation, observe, page, storage, targets
+from cdpilot.handlers import (
+    connection,
+    debugger,
+    dom,
+    emulation,
+    evaluate,
+    input,
+    navigation,
+    observe,
+    page,
+    storage,
+    targets,
+)
 
 HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "chrome_connect": connection.chrome_connect,
@@ -40,6 +52,7 @@ HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "inspect_element": dom.inspect_element,
     "query_elements": dom.query_elements,
     "wait_for": dom.wait_for,
+    "emulate": emulation.emulate,
     "evaluate_js": evaluate.evaluate_js,
     "click_element": input.click_element,
     "fill_element": input.fill_element,
