@@ -91,6 +91,15 @@ async def test_geolocation_answers_the_place_without_a_prompt(tab: ModeClient, s
     assert await tab.js("navigator.permissions.query({name: 'geolocation'}).then((s) => s.state)") != "granted"
 
 
+async def test_a_place_set_on_a_blank_tab_is_allowed_on_the_site_it_loads(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url="about:blank")
+    answer = await client.ok("emulate", latitude=10.5, longitude=-20.25)
+    assert answer.endswith("- place: 10.5, -20.25 (±100 m); geolocation allowed for each site this tab loads")
+    await client.ok("navigate", url=f"{site_url}/other")
+    assert await client.js(POSITION) == [10.5, -20.25, 100]
+    await client.ok("emulate", clear=True)
+
+
 async def test_user_agent_locale_and_timezone_are_what_the_page_reads(tab: ModeClient) -> None:
     answer = await tab.ok("emulate", user_agent="EmulatedAgent/1.0", locale="fr-FR", timezone="Asia/Tokyo")
     assert answer.endswith("- user agent: EmulatedAgent/1.0\n- locale: fr-FR\n- timezone: Asia/Tokyo")
@@ -165,7 +174,7 @@ async def test_overrides_hold_after_navigate_reload_and_a_tab_switch(tab: ModeCl
 
 
 async def test_bad_settings_are_refused_before_any_browser(tab: ModeClient) -> None:
-    cases = [
+    cases: list[tuple[dict[str, object], str]] = [
         (
             {"device": "Nokia 3310"},
             "- device: expected one of: iPhone 15, iPhone SE, Pixel 7, iPad, Desktop, got 'Nokia 3310'",

@@ -111,7 +111,7 @@ class TabEmulations:
 async def emulate(conn: BrowserConnection, change: EmulationChange) -> EmulationReport:
     """Apply `change` over what the current tab emulates now."""
     old = conn.emulation.state(conn.page.target_id)
-    new = _changed(old, change)
+    new = combined_state(old, change)
     await conn.features.unless_blocked(conn.emulation.update(conn.cdp, conn.page, new, conn.target_url))
     return _report(conn, old, conn.emulation.state(conn.page.target_id))
 
@@ -141,7 +141,9 @@ async def set_media(conn: BrowserConnection, media: MediaEmulation) -> None:
     await conn.features.unless_blocked(conn.emulation.update(conn.cdp, conn.page, state, conn.target_url))
 
 
-def _changed(old: EmulationState, change: EmulationChange) -> EmulationState:
+def combined_state(old: EmulationState, change: EmulationChange) -> EmulationState:
+    """What the tab emulates once `change` is applied over `old`: a device brings its viewport,
+    touch and user agent; a user agent given beside it wins."""
     new = replace(old, network=_network(old.network, change))
     if change.cpu_rate is not None:
         new = replace(new, cpu_rate=change.cpu_rate)
