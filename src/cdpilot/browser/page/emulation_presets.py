@@ -4,8 +4,9 @@ is asked, all made before any browser is involved.
 The network presets are Chrome DevTools' own figures (its throttling menu), so a result compares
 with what a developer sees there; ``fast_3g`` is the name DevTools used for ``slow_4g`` until
 2024. A timezone must be one of the IANA names the system's zoneinfo holds, and a locale's
-language one the C library's locale table knows: Chrome falls back silently on a name it does
-not know, which would leave a test running in the wrong place without saying so.
+language one the C library's locale table knows: Chrome refuses an unknown timezone only once a
+browser is running, and takes any well-formed locale (``xx-YY``) without a word, which would
+leave a page running in a language nobody speaks.
 """
 
 from __future__ import annotations
