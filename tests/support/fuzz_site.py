@@ -203,6 +203,14 @@ def page_values(base_url: str, tool: str) -> dict[str, tuple[object, ...]]:
         "body_file": ("route-body.json", "missing.json"),
         "save_body_to": ("bodies/items.json",),
         "save_to": ("values/result.txt",),
+        "network": ("fast_4g", "offline", "none"),
+        "device": ("iPhone 15", "Desktop"),
+        "timezone": ("Asia/Tokyo", "UTC"),
+        "locale": ("fr-FR", "en"),
+        "user_agent": ("Fuzz/1.0",),
+        "latitude": (48.8584,),
+        "longitude": (2.2945,),
+        "cpu_rate": (1, 4),
     }
 
 

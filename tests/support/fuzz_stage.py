@@ -43,7 +43,7 @@ HISTORY_BOTH_WAYS = (
     "new Promise((popped) => { addEventListener('popstate', popped, {once: true}); "
     "history.pushState(null, ''); history.pushState(null, ''); history.back(); }).then(() => history.length)"
 )
-EMULATING = frozenset({"browser_set_viewport", "browser_emulate_media"})
+EMULATING = frozenset({"browser_set_viewport", "browser_emulate_media", "emulate"})
 T = TypeVar("T")
 
 
@@ -150,8 +150,7 @@ class Stage:
                 await browser.send("Target.closeTarget", {"targetId": page["targetId"]})
                 undone.append("tab closed")
         if tool in EMULATING:
-            await fixture.page.send("Emulation.clearDeviceMetricsOverride")
-            await fixture.page.send("Emulation.setEmulatedMedia", {"media": "", "features": []})
+            await self.keep("emulate", clear=True)
             undone.append("emulation cleared")
         if reload or next((p["url"] for p in pages if p["targetId"] == current), None) != self.home:
             await self.keep("navigate", url=self.home)

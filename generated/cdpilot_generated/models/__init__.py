@@ -41,6 +41,9 @@ from cdpilot_generated.models.dom import (
     QueryElementsArgs,
     WaitForArgs,
 )
+from cdpilot_generated.models.emulation import (
+    EmulateArgs,
+)
 from cdpilot_generated.models.evaluate import (
     EvaluateJsArgs,
 )
@@ -131,6 +134,7 @@ __all__ = [
     'DebuggerStepOutArgs',
     'DebuggerStepOverArgs',
     'DeleteCookiesArgs',
+    'EmulateArgs',
     'EnableDebugToolsRouting',
     'EvaluateJsArgs',
     'FillElementArgs',

@@ -3,7 +3,8 @@
 A screenshot covers the viewport (without scrollbars), the whole page (``captureBeyondViewport``
 with a clip of the content size, so Chrome renders past the window instead of us scrolling and
 stitching) or one element (the first visible match, scrolled into view, clipped to its box in
-document coordinates). Emulation overrides last as long as the page session.
+document coordinates). The viewport and media overrides are kept with the tab's other emulation (`page_emulation`),
+which puts them back when cdpilot attaches to the tab again.
 
 An image answered inline must be one a model accepts: it is shrunk to its `ImageLimits` with
 the clip's ``scale`` (Chrome renders it smaller: nothing is resized here) and, for the character
@@ -20,6 +21,8 @@ from typing import Any
 
 from cdpilot import progress
 from cdpilot.browser.own_scripts import own_expression, page_script
+from cdpilot.browser.page import page_emulation
+from cdpilot.browser.page.emulation_facts import Viewport
 from cdpilot.browser.page.page_facts import (
     ImageFormat,
     ImageLimits,
@@ -54,7 +57,6 @@ end the connection, not just the call. An inline image (8,000² px at most) is a
 FIT_QUALITIES = (60, 40)  # tried in turn, when below the quality asked, before shrinking further
 FIT_MARGIN = 0.9  # a shrink aims this much below the character limit: size does not follow area exactly
 MAX_FIT_ATTEMPTS = 6  # captures to fit the character limit; one or two shrinks usually do it
-MEDIA_FEATURES = ("prefers-color-scheme", "prefers-reduced-motion")
 
 
 async def _evaluate(conn: BrowserConnection, expression: str) -> Any:
@@ -208,9 +210,9 @@ def _size(clip: dict[str, float]) -> str:
 async def set_viewport(
     conn: BrowserConnection, *, width: int, height: int, device_scale_factor: float, mobile: bool
 ) -> ViewportSet:
-    """Override the viewport; answers with the page's innerWidth and innerHeight afterwards."""
-    metrics = {"width": width, "height": height, "deviceScaleFactor": device_scale_factor, "mobile": mobile}
-    await conn.features.unless_blocked(conn.page.send("Emulation.setDeviceMetricsOverride", metrics))
+    """Override the viewport (kept with the tab's other emulation); answers with the page's
+    innerWidth and innerHeight afterwards."""
+    await page_emulation.set_viewport(conn, Viewport(width, height, device_scale_factor, mobile))
     inner = await _evaluate(conn, "[innerWidth, innerHeight]")
     return ViewportSet(width, height, device_scale_factor, mobile, int(inner[0]), int(inner[1]))
 
@@ -219,8 +221,6 @@ async def emulate_media(
     conn: BrowserConnection, *, media: str | None, color_scheme: str | None, reduced_motion: str | None
 ) -> MediaEmulation:
     """Emulate a CSS media type and media features; an omitted one is reset to the real value."""
-    values = (color_scheme, reduced_motion)
-    features = [{"name": name, "value": value or ""} for name, value in zip(MEDIA_FEATURES, values, strict=True)]
-    params = {"media": media or "", "features": features}
-    await conn.features.unless_blocked(conn.page.send("Emulation.setEmulatedMedia", params))
-    return MediaEmulation(media or None, color_scheme or None, reduced_motion or None)
+    emulation = MediaEmulation(media or None, color_scheme or None, reduced_motion or None)
+    await page_emulation.set_media(conn, emulation)
+    return emulation

@@ -15,6 +15,7 @@ from typing import Any
 
 from cdpilot.browser.observe.network import NetworkLog
 from cdpilot.browser.page.origin_policy import OriginPolicy
+from cdpilot.browser.page.page_emulation import TabEmulations
 from cdpilot.browser.session.connection_facts import ConnectionKind
 from cdpilot.browser.session.downloads import Downloads
 from cdpilot.browser.session.features import PageFeatures
@@ -49,6 +50,7 @@ class BrowserConnection:
         self.interceptor = RequestInterceptor(origins)
         self.downloads = Downloads(output_dir)
         self.features = PageFeatures(network=NetworkLog(intercepted=self.interceptor.outcome_of))
+        self.emulation = TabEmulations()  # every tab's overrides, put back when we attach to it again
         self.page_order: list[str] = []  # page target ids in first-seen order: stable tab indexes
         self._subscriptions = Subscriptions()
         self._subscriptions.add(
@@ -108,6 +110,7 @@ class BrowserConnection:
             session.send("Page.setLifecycleEventsEnabled", {"enabled": True}),
             self.features.attach(self.cdp, session),  # with Network.enable, which navigation needs too
         )
+        await self.emulation.attach(self.cdp, session)
         info = (await self.cdp.browser.send("Target.getTargetInfo", {"targetId": target_id}))["targetInfo"]
         previous, self._page = self._page, session
         self.target_url, self.target_title = info["url"], info["title"]
@@ -139,6 +142,7 @@ class BrowserConnection:
         self.target_url, self.target_title = url, title
 
     def forget_page(self, target_id: str) -> None:
+        self.emulation.forget(target_id)
         if target_id in self.page_order:
             self.page_order.remove(target_id)
 
