@@ -46,6 +46,7 @@ from cdpilot_generated.models.evaluate import (
 )
 from cdpilot_generated.models.input import (
     ClickElementArgs,
+    DragElementArgs,
     FillElementArgs,
     FillFormArgs,
     HandleDialogArgs,
@@ -122,6 +123,7 @@ __all__ = [
     'DebuggerStepOutArgs',
     'DebuggerStepOverArgs',
     'DeleteCookiesArgs',
+    'DragElementArgs',
     'EnableDebugToolsRouting',
     'EvaluateJsArgs',
     'FillElementArgs',
