@@ -30,6 +30,7 @@ PAGES = {
   <li id="a" draggable="true">Apple</li><li id="b" draggable="true">Banana</li><li id="c" draggable="true">Cherry</li>
 </ul>
 <ul id="done" style="min-height: 40px; border: 1px solid"></ul>
+<div id="far" style="margin-top: 3000px">Far below</div>
 <script>
 let dragged = null;
 document.addEventListener("dragstart", (e) => { e.dataTransfer.setData("text/plain", e.target.id); });
@@ -199,6 +200,15 @@ async def test_a_pause_in_the_press_handler_is_answered_and_the_button_released_
         assert await board_page.js("seen") == ["pointerdown", "mousedown", "pointerup", "mouseup", "click"]
     finally:
         await board_page.ok("debugger_disable")
+
+
+async def test_a_destination_too_far_to_see_with_the_source_is_refused_before_any_input(
+    list_page: ModeClient,
+) -> None:
+    kind, text = await list_page.error("drag_element", selector="#a", to_selector="#far")
+    assert kind == "STATE" and 'The destination div#far "Far below" is at (' in text, text
+    assert "x720 viewport, with the dragged element in view" in text, text  # the width is less a scrollbar
+    assert await list_page.js("seen") == []
 
 
 @pytest.mark.parametrize(
