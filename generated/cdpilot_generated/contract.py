@@ -45,6 +45,7 @@ from cdpilot_generated.models import (
     DebuggerStepOutArgs,
     DebuggerStepOverArgs,
     DeleteCookiesArgs,
+    DragElementArgs,
     EmulateArgs,
     EvaluateJsArgs,
     FillElementArgs,
@@ -119,6 +120,7 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     debugger_step_out: Callable[[DebuggerStepOutArgs, ContextT], Awaitable[ResultT]]
     debugger_step_over: Callable[[DebuggerStepOverArgs, ContextT], Awaitable[ResultT]]
     delete_cookies: Callable[[DeleteCookiesArgs, ContextT], Awaitable[ResultT]]
+    drag_element: Callable[[DragElementArgs, ContextT], Awaitable[ResultT]]
     emulate: Callable[[EmulateArgs, ContextT], Awaitable[ResultT]]
     evaluate_js: Callable[[EvaluateJsArgs, ContextT], Awaitable[ResultT]]
     fill_element: Callable[[FillElementArgs, ContextT], Awaitable[ResultT]]

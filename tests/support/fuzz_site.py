@@ -155,6 +155,10 @@ def page_values(base_url: str, tool: str) -> dict[str, tuple[object, ...]]:
     return {
         "selector": SELECTORS_BY_TOOL.get(tool, SELECTORS),
         "index": (0, 1),
+        "to_selector": SELECTORS,
+        "to_index": (0, 1),
+        "offset_x": (40, -30, 0.5),
+        "offset_y": (25, -10),
         "url": (
             f"{base_url}/",
             f"{base_url}/next",

@@ -49,6 +49,7 @@ from cdpilot_generated.models.evaluate import (
 )
 from cdpilot_generated.models.input import (
     ClickElementArgs,
+    DragElementArgs,
     FillElementArgs,
     FillFormArgs,
     HandleDialogArgs,
@@ -134,6 +135,7 @@ __all__ = [
     'DebuggerStepOutArgs',
     'DebuggerStepOverArgs',
     'DeleteCookiesArgs',
+    'DragElementArgs',
     'EmulateArgs',
     'EnableDebugToolsRouting',
     'EvaluateJsArgs',

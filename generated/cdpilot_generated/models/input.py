@@ -23,6 +23,31 @@ class ClickElementArgs(ArgsModel):
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
+class DragElementArgs(ArgsModel):
+    """
+    Drag an element with real input (HTML5 drag and drop or mouse events) onto another element (to_selector) or by an offset from its centre (offset_x/offset_y); says what moved.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
+    to_selector: Annotated[
+        str | None, Field(description='CSS selector of the element to drop onto (or give an offset).', min_length=1)
+    ] = None
+    to_index: Annotated[int, Field(description='Which match of to_selector (0-based).', ge=0)] = 0
+    offset_x: Annotated[
+        float | None, Field(description="CSS px right of the element's centre to drop at (negative: left).")
+    ] = None
+    offset_y: Annotated[
+        float | None, Field(description="CSS px below the element's centre to drop at (negative: above).")
+    ] = None
+    timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1, le=600000)] = 5000
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
 class FillElementArgs(ArgsModel):
     """
     Clear (unless clear=false) and type text; submit presses Enter.

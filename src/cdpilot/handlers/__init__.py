@@ -57,6 +57,7 @@ HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "emulate": emulation.emulate,
     "evaluate_js": evaluate.evaluate_js,
     "click_element": input.click_element,
+    "drag_element": input.drag_element,
     "fill_element": input.fill_element,
     "fill_form": input.fill_form,
     "handle_dialog": input.handle_dialog,

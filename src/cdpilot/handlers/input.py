@@ -11,6 +11,7 @@ import asyncio
 
 from cdpilot_generated.models import (
     ClickElementArgs,
+    DragElementArgs,
     FillElementArgs,
     FillFormArgs,
     HandleDialogArgs,
@@ -21,11 +22,12 @@ from cdpilot_generated.models import (
 )
 
 from cdpilot.answers import action_effects as answers
+from cdpilot.answers.drag_moves import dragged_text
 from cdpilot.answers.form_fill import filled_form
 from cdpilot.answers.pages import close_answered_answer
 from cdpilot.answers.pause_bundle import pause_bundle_lines
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
-from cdpilot.browser.dom import actions, forms
+from cdpilot.browser.dom import actions, drag_drop, forms
 from cdpilot.browser.dom.element_facts import ActionReport
 from cdpilot.browser.dom.keys import parse_key
 from cdpilot.browser.page import tabs
@@ -98,6 +100,23 @@ async def hover_element(args: HoverElementArgs, ctx: ToolContext) -> ToolResult:
     full = wants_context(args.include_context, ctx)
     report = await actions.hover(conn, args.selector, args.index, timeout_ms=args.timeout_ms, with_context=full)
     return await _answer(conn, answers.hovered_line(report), report, full)
+
+
+async def drag_element(args: DragElementArgs, ctx: ToolContext) -> ToolResult:
+    offset = drag_drop.check_destination(args.to_selector, args.offset_x, args.offset_y)
+    conn = await browser(ctx, args.connection_id)
+    full = wants_context(args.include_context, ctx)
+    report = await drag_drop.drag(
+        conn,
+        args.selector,
+        args.index,
+        to_selector=args.to_selector,
+        to_index=args.to_index,
+        offset=offset,
+        timeout_ms=args.timeout_ms,
+        with_context=full,
+    )
+    return await _answer(conn, dragged_text(report), report.action, full)
 
 
 async def press_key(args: PressKeyArgs, ctx: ToolContext) -> ToolResult:

@@ -47,27 +47,31 @@ async def click(
     with_context: bool = False,
 ) -> ActionReport:
     element = await resolve_element(conn, selector, index)
-    x, y = await _actionable_point(conn, element, timeout_ms, need_enabled=True)
+    x, y = await actionable_point(conn, element, timeout_ms, need_enabled=True)
     downloads = button == "left" and bool(await call_script(conn, element, "download_link"))
     mouse = {"x": x, "y": y, "button": button}
 
     async def events() -> None:
-        await _mouse(conn, {"type": "mouseMoved", "x": x, "y": y})
+        await send_mouse(conn, {"type": "mouseMoved", "x": x, "y": y})
         for count in range(1, click_count + 1):
-            await _mouse(conn, {**mouse, "type": "mousePressed", "buttons": BUTTON_BITS[button], "clickCount": count})
-            await _mouse(conn, {**mouse, "type": "mouseReleased", "buttons": 0, "clickCount": count})
+            await send_mouse(
+                conn, {**mouse, "type": "mousePressed", "buttons": BUTTON_BITS[button], "clickCount": count}
+            )
+            await send_mouse(conn, {**mouse, "type": "mouseReleased", "buttons": 0, "clickCount": count})
 
     effects = await perform(conn, events, timeout_ms=timeout_ms, downloads=downloads)
-    return await _report(conn, element, effects, with_context)
+    return await action_report(conn, element, effects, with_context)
 
 
 async def hover(
     conn: BrowserConnection, selector: str, index: int, *, timeout_ms: int, with_context: bool = False
 ) -> ActionReport:
     element = await resolve_element(conn, selector, index)
-    x, y = await _actionable_point(conn, element, timeout_ms, need_enabled=False)
-    effects = await perform(conn, lambda: _mouse(conn, {"type": "mouseMoved", "x": x, "y": y}), timeout_ms=timeout_ms)
-    return await _report(conn, element, effects, with_context)
+    x, y = await actionable_point(conn, element, timeout_ms, need_enabled=False)
+    effects = await perform(
+        conn, lambda: send_mouse(conn, {"type": "mouseMoved", "x": x, "y": y}), timeout_ms=timeout_ms
+    )
+    return await action_report(conn, element, effects, with_context)
 
 
 async def fill(
@@ -112,7 +116,7 @@ async def fill(
 
     effects = await perform(conn, events, timeout_ms=timeout_ms)
     masked = kind == "password"
-    report = await _report(conn, element, effects, with_context)
+    report = await action_report(conn, element, effects, with_context)
     changed = bool(outcome) and clear and outcome[0] != text and not masked
     return replace(report, value_after=outcome[0] if changed else None, masked=masked)
 
@@ -132,7 +136,7 @@ async def press(
                 "selector to press the key wherever the focus is; {tool:query_elements} lists candidates.",
             )
     effects = await perform(conn, lambda: send_keys(conn, keypress), timeout_ms=DEFAULT_TIMEOUT_MS)
-    return await _report(conn, element, effects, with_context)
+    return await action_report(conn, element, effects, with_context)
 
 
 def check_select_choice(value: str | None, label: str | None) -> None:
@@ -178,7 +182,7 @@ async def select(
         chosen.append(ChosenOption(label=str(reply["label"]), value=str(reply["value"])))
 
     effects = await perform(conn, events, timeout_ms=timeout_ms)
-    return replace(await _report(conn, element, effects, with_context), chosen=tuple(chosen))
+    return replace(await action_report(conn, element, effects, with_context), chosen=tuple(chosen))
 
 
 async def upload(
@@ -210,7 +214,7 @@ async def upload(
         await conn.features.unless_blocked(element.session.send("DOM.setFileInputFiles", params))
 
     effects = await perform(conn, events, timeout_ms=DEFAULT_TIMEOUT_MS)
-    report = await _report(conn, element, effects, with_context)
+    report = await action_report(conn, element, effects, with_context)
     if effects.navigation is not None or effects.dialog is not None or effects.pause is not None:
         return replace(report, uploaded=tuple(path.name for path in files))  # the input can no longer say
     held = await call_script(conn, element, "file_input")  # a change handler may have emptied it already
@@ -229,10 +233,10 @@ async def answer_dialog(
         answered.append(await conn.features.dialogs.handle(conn.page, accept, prompt_text))
 
     effects = await perform(conn, events, timeout_ms=DEFAULT_TIMEOUT_MS, answers_dialog=True, leaves=leaves)
-    return answered[0], await _report(conn, None, effects, with_context)
+    return answered[0], await action_report(conn, None, effects, with_context)
 
 
-async def _report(
+async def action_report(
     conn: BrowserConnection, element: ElementHandle | None, effects: Effects, with_context: bool
 ) -> ActionReport:
     """The action's report; with the page's context after it when asked for and the page did
@@ -241,7 +245,7 @@ async def _report(
     return ActionReport(element.target if element is not None else None, effects, context=context)
 
 
-async def _actionable_point(
+async def actionable_point(
     conn: BrowserConnection, element: ElementHandle, timeout_ms: int, *, need_enabled: bool
 ) -> tuple[float, float]:
     """Wait until the element can be acted on; scroll it in; its centre, if it is the hit target there."""
@@ -336,7 +340,7 @@ def _no_such_option(element: ElementHandle, by: str, wanted: str, reply: dict[st
     )
 
 
-async def _mouse(conn: BrowserConnection, params: dict[str, Any]) -> None:
+async def send_mouse(conn: BrowserConnection, params: dict[str, Any]) -> None:
     await conn.features.unless_blocked(conn.page.send("Input.dispatchMouseEvent", params))
 
 

@@ -95,13 +95,14 @@ def invalid_selector(message: str) -> ArgumentError:
     )
 
 
-async def resolve_element(conn: BrowserConnection, selector: str, index: int) -> ElementHandle:
+async def resolve_element(conn: BrowserConnection, selector: str, index: int, *, role: str = "") -> ElementHandle:
     """The element at `index` (0-based) among ALL matches of `selector`, visible or not.
 
     Matches are counted in document order across the document, open shadow roots and
     same-origin iframes; hidden matches count too, so an index stays stable while things
     appear and disappear. Raises `ArgumentError` for an invalid selector and `StateError`
-    when nothing matches or `index` is out of range.
+    when nothing matches or `index` is out of range; `role` (e.g. "destination") says which
+    of a call's selectors that was, when it has more than one.
     """
     page = conn.page
     wrapper = await run_page_script(conn, script("query", "resolve", selector, index), by_value=False)
@@ -113,14 +114,15 @@ async def resolve_element(conn: BrowserConnection, selector: str, index: int) ->
     if "error" in props:
         raise invalid_selector(str(props["error"].get("value")))
     count = int(props["count"]["value"])
+    which = f"{role} " if role else ""
     if count == 0:
         raise StateError(
-            "No element matches the selector.",
+            f"No element matches the {which}selector.",
             suggestion="Call {tool:query_elements} to see what exists, or {tool:wait_for} if it appears later.",
         )
     if index >= count:
         raise StateError(
-            f"index {index} is out of range: {count} element{'s' if count != 1 else ''} match.",
+            f"{which}index {index} is out of range: {count} element{'s' if count != 1 else ''} match.",
             suggestion=f"Use an index from 0 to {count - 1}; {{tool:query_elements}} lists them.",
         )
     return ElementHandle(

@@ -94,6 +94,11 @@ class PageFeatures:
             raise
         return task.result()
 
+    def finish_later(self, operation: Awaitable[object]) -> None:
+        """Send `operation` now and let it finish in the background, its outcome dropped: a
+        clean-up command (a mouse button released) that a blocked page answers once it runs again."""
+        self._let_finish(asyncio.ensure_future(operation))
+
     def _blocker(self, pauses_before: int) -> StateError | None:
         if self.dialogs.open is not None:
             return DialogOpenError(self.dialogs.open)
