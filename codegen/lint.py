@@ -32,7 +32,7 @@ from codegen.smart import choose_route, input_schema, merged_properties, omitted
 SMART_TOOL_BUDGET = 20
 # Characters of the smart tools/list result as compact JSON: what the product promises. A new
 # ability fits by folding into an existing tool as an action, with parameters shared by name.
-SMART_PAYLOAD_BUDGET = 13_000
+SMART_PAYLOAD_BUDGET = 12_000
 
 _GRANULAR_KEYS = {
     "$schema",

@@ -167,8 +167,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'save_state': TOOLS['save_storage_state'],
                 'load_state': TOOLS['load_storage_state'],
             },
-            ('action', 'headless', 'url', 'connection_id', 'host', 'port', 'ws_url', 'path'),
-            {'executable_path': ('chrome_launch',), 'user_data_dir': ('chrome_launch',), 'extra_args': ('chrome_launch',), 'timeout_ms': ('chrome_connect',), 'headers': ('chrome_connect',)},
+            ('action', 'url', 'connection_id', 'host', 'port', 'ws_url', 'path'),
+            {'executable_path': ('chrome_launch',), 'user_data_dir': ('chrome_launch',), 'extra_args': ('chrome_launch',), 'timeout_ms': ('chrome_connect',), 'headers': ('chrome_connect',), 'headless': ('chrome_launch',)},
         ),
         'click_element': TOOLS['click_element'],
         'enable_debug_tools': RuleRoute(
@@ -189,8 +189,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 Rule(TOOLS['debugger_evaluate_on_call_frame'], 'call_frame_id', None),
                 Rule(TOOLS['evaluate_js'], None, None),
             ),
-            ('call_frame_id', 'expression', 'timeout_ms', 'save_to', 'connection_id', 'await_promise'),
-            {},
+            ('call_frame_id', 'expression', 'timeout_ms', 'save_to', 'connection_id'),
+            {'await_promise': ('evaluate_js',)},
         ),
         'execution': ActionRoute(
             'execution',
@@ -241,8 +241,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'forward': TOOLS['go_forward'],
                 'reload': TOOLS['reload'],
             },
-            ('action', 'url', 'wait_until', 'timeout_ms', 'connection_id', 'ignore_cache'),
-            {},
+            ('action', 'url', 'wait_until', 'timeout_ms', 'connection_id'),
+            {'ignore_cache': ('reload',)},
         ),
         'network': ActionRoute(
             'network',
@@ -277,8 +277,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'trace': TOOLS['record_trace'],
                 'emulate': TOOLS['emulate'],
             },
-            ('action', 'format', 'quality', 'full_page', 'selector', 'path', 'connection_id', 'width', 'height', 'color_scheme', 'reduced_motion', 'media', 'landscape', 'area', 'key', 'include_values', 'value', 'duration_ms', 'reload', 'network', 'latency_ms', 'download_kbps', 'upload_kbps', 'cpu_rate', 'latitude', 'longitude', 'device', 'user_agent', 'locale', 'timezone', 'clear'),
-            {'device_scale_factor': ('browser_set_viewport',), 'mobile': ('browser_set_viewport',), 'print_background': ('save_pdf',), 'scale': ('save_pdf',), 'paper': ('save_pdf',), 'accuracy': ('emulate',)},
+            ('action', 'format', 'full_page', 'selector', 'path', 'connection_id', 'width', 'height', 'color_scheme', 'media', 'area', 'key', 'include_values', 'value', 'duration_ms', 'reload', 'network', 'latency_ms', 'cpu_rate', 'latitude', 'longitude', 'device', 'user_agent', 'locale', 'timezone', 'clear'),
+            {'device_scale_factor': ('browser_set_viewport',), 'mobile': ('browser_set_viewport',), 'print_background': ('save_pdf',), 'scale': ('save_pdf',), 'paper': ('save_pdf',), 'accuracy': ('emulate',), 'quality': ('browser_screenshot',), 'landscape': ('save_pdf',), 'reduced_motion': ('browser_emulate_media',), 'download_kbps': ('emulate',), 'upload_kbps': ('emulate',)},
         ),
         'query_elements': TOOLS['query_elements'],
         'sources': ActionRoute(
