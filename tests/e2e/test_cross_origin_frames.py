@@ -40,6 +40,12 @@ window.message = kind => new Promise(resolve => {
   check();
 });
 document.getElementById("pay").src = "http://localhost:" + location.port + "/frame.html";
+window.addFrame = () => {
+  const frame = document.createElement("iframe");
+  frame.id = "added";
+  frame.src = "http://localhost:" + location.port + "/added.html";
+  document.body.append(frame);
+};
 </script>""",
 )
 FRAME = html(
@@ -61,7 +67,42 @@ addEventListener("message", event => {
 tell({kind: "ready"});
 </script>""",
 )
-PAGES = {"/host": (200, "text/html", HOST), "/frame.html": (200, "text/html", FRAME)}
+# The page (127.0.0.1) holds an iframe from localhost, which holds one from 127.0.0.1 again:
+# a target of its own too, attached from its parent's session. A banner covers a third iframe.
+NESTED = html(
+    "Nested",
+    """<iframe id="outer" width="500" height="400"></iframe>
+<div style="position: relative">
+  <iframe id="under" width="400" height="200"></iframe>
+  <div id="banner" style="position: absolute; inset: 0; background: white">Cookies?</div>
+</div>
+<iframe id="opaque" src="data:text/html,<button>Hidden away</button>"></iframe>
+<script>
+window.messages = [];
+addEventListener("message", event => window.messages.push(event.data));
+const other = "http://localhost:" + location.port;
+document.getElementById("outer").src = other + "/middle.html";
+document.getElementById("under").src = other + "/frame.html";
+</script>""",
+)
+MIDDLE = html(
+    "Middle",
+    """<p>middle</p><iframe id="deep" width="300" height="200" style="margin-left: 50px"></iframe>
+<script>document.getElementById("deep").src = "http://127.0.0.1:" + location.port + "/deep.html";</script>""",
+)
+DEEP = html(
+    "Deep",
+    """<div style="height: 60px"></div>
+<button id="deep-btn" onclick="top.postMessage({kind: 'deep'}, '*')">Deep</button>""",
+)
+PAGES = {
+    "/host": (200, "text/html", HOST),
+    "/frame.html": (200, "text/html", FRAME),
+    "/nested": (200, "text/html", NESTED),
+    "/middle.html": (200, "text/html", MIDDLE),
+    "/deep.html": (200, "text/html", DEEP),
+    "/added.html": (200, "text/html", html("Added", '<p id="in-added">Inside the added frame</p>')),
+}
 
 
 async def on_host(client: ModeClient, site_url: str) -> str:
@@ -129,6 +170,24 @@ async def test_wait_for_an_element_that_appears_later_in_the_iframe(client: Mode
     ), answers
 
 
+async def test_wait_for_an_element_in_an_iframe_added_later(client: ModeClient, site_url: str) -> None:
+    frame_url = f"{site_url.replace('127.0.0.1', 'localhost')}/added.html"
+    await on_host(client, site_url)
+    answers: list[str] = []
+
+    async def wait() -> None:
+        answers.append(await client.ok("wait_for", selector="#in-added", state="attached", timeout_ms=10000))
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(wait)
+        await client.ok("evaluate_js", expression="addFrame()")
+    assert re.fullmatch(
+        rf'"#in-added" is attached after \d+ ms: p#in-added "Inside the added frame" '
+        rf"\(in iframe#added \({re.escape(frame_url)}\)\)\.",
+        answers[0],
+    ), answers
+
+
 async def test_a_query_that_matches_nothing_names_the_iframes_searched(client: ModeClient, site_url: str) -> None:
     frame_url = await on_host(client, site_url)
     text = await client.ok("query_elements", selector="#nowhere")
@@ -140,3 +199,29 @@ async def test_a_query_that_matches_nothing_names_the_iframes_searched(client: M
     ), text
     error_type, error = await client.error("click_element", selector="#nowhere")
     assert error_type == "STATE" and "No element matches the selector." in error
+
+
+async def test_an_iframe_in_an_iframe_is_searched_and_clicked(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/nested")
+    other = site_url.replace("127.0.0.1", "localhost")
+    deep = f"iframe#outer ({other}/middle.html) > iframe#deep ({site_url}/deep.html)"
+    text = await client.ok("query_elements", selector="#deep-btn")
+    assert f'[0] button#deep-btn "Deep" visible, in {deep}' in text, text
+    text = await client.ok("click_element", selector="#deep-btn")
+    assert text.startswith(f'Clicked button#deep-btn "Deep" (in {deep}).'), text
+    assert {"kind": "deep"} in await client.js("window.messages")
+
+
+async def test_a_banner_over_the_iframe_stops_the_click_and_says_so(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/nested")
+    error_type, text = await client.error("click_element", selector="#pay-btn")
+    assert error_type == "STATE" and 'button#pay-btn "Pay" is covered by div#banner "Cookies?"' in text, text
+
+
+async def test_an_iframe_without_a_target_of_its_own_is_said_unsearched(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=f"{site_url}/nested")
+    text = await client.ok("query_elements", selector="button")
+    assert (
+        "1 cross-origin iframe was not searched: iframe#opaque (data:text/html,<button>Hidden away</button>): "
+        "no frame target of its own (yet)." in text
+    ), text

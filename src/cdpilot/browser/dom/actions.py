@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cdpilot.browser.dom.element_facts import ActionReport, ChosenOption, Effects
-from cdpilot.browser.dom.frame_search import frame_offset
+from cdpilot.browser.dom.frame_points import page_point, scroll_frames_into_view
 from cdpilot.browser.dom.keys import KeyPress, key_events, parse_key
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
 from cdpilot.browser.dom.watch import page_context, perform
@@ -248,7 +248,7 @@ async def _actionable_point(
     """Wait until the element can be acted on; scroll it in; its centre, if it is the hit target there."""
     await wait_actionable(conn, element, timeout_ms, need_enabled=need_enabled, need_editable=False)
     features, session, target = conn.features, element.session, {"objectId": element.object_id}
-    await frame_offset(conn, element.frames, scroll=True)
+    await scroll_frames_into_view(conn, element.frames)
     await features.unless_blocked(session.send("DOM.scrollIntoViewIfNeeded", target))
     quads = (await features.unless_blocked(session.send("DOM.getContentQuads", target)))["quads"]
     centres = [(sum(q[0::2]) / 4, sum(q[1::2]) / 4) for q in quads if _area(q) > 0]
@@ -256,6 +256,8 @@ async def _actionable_point(
         raise _not_actionable(element, "hidden:no box on screen", timeout_ms)
     x, y = centres[0]  # in the viewport of the element's frame: the page's, or a cross-origin iframe's
     covering = await call_script(conn, element, "hit_target", x, y)
+    if not covering:  # then, in the page: what covers an iframe it is in
+        x, y, covering = await page_point(conn, element.frames, x, y)
     if covering:
         raise StateError(
             f"{element.description} is covered by {covering} at its centre ({x:.0f}, {y:.0f}); the pointer "
@@ -263,8 +265,7 @@ async def _actionable_point(
             suggestion="Close or move what covers it first (a banner, overlay or menu, e.g. with "
             "{tool:click_element} or {tool:press_key} Escape), then retry.",
         )
-    dx, dy = await frame_offset(conn, element.frames, scroll=False)
-    return x + dx, y + dy
+    return x, y
 
 
 async def wait_actionable(

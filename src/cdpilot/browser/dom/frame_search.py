@@ -11,8 +11,9 @@ in the page's process) or whose frame fails to answer is reported as not searche
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from cdpilot.browser.dom.dom_scripts import method, script
 from cdpilot.browser.dom.element_facts import QueryFindings, UnsearchedFrame
@@ -27,6 +28,7 @@ from cdpilot.errors import ArgumentError, BrowserConnectionError, CdpTimeoutErro
 SCRIPT_TIMEOUT_S = 15.0  # a page-side scan of a huge DOM is slow, never this slow
 FRAME_TIMEOUT_S = 5.0  # an iframe that does not answer in this long is reported, not waited for
 FRAME_FAILURES = (BrowserConnectionError, ExecutionError)  # gone, crashed, navigating, stuck
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -143,7 +145,7 @@ async def frames_for(
 def not_searched(prefix: str, slot: FrameSlot, exc: BaseException | None) -> UnsearchedFrame:
     """Why a cross-origin iframe was not searched: no target (yet), gone, or silent."""
     if exc is None:
-        reason = "no frame target attached"
+        reason = "no frame target of its own (yet)"
     elif isinstance(exc, CdpTimeoutError):
         reason = "it did not answer"
     elif isinstance(exc, BrowserConnectionError):
@@ -151,6 +153,25 @@ def not_searched(prefix: str, slot: FrameSlot, exc: BaseException | None) -> Uns
     else:
         reason = "its document was changing"
     return UnsearchedFrame(join_where(prefix, slot.where), slot.src, reason)
+
+
+async def _each_slot(
+    conn: BrowserConnection,
+    here: CdpSession,
+    prefix: str,
+    slots: tuple[FrameSlot, ...],
+    search: Callable[[FrameSlot, FrameTarget], Awaitable[T]],
+) -> tuple[tuple[FrameSlot, T | UnsearchedFrame], ...]:
+    """`search` run in the frame target of each slot met in `here`'s documents, or why it could not be."""
+    frames = await frames_for(conn, here, slots)
+    children: list[tuple[FrameSlot, T | UnsearchedFrame]] = []
+    for slot in slots:
+        frame = frames.get(slot.key)
+        try:
+            children.append((slot, await search(slot, frame) if frame else not_searched(prefix, slot, None)))
+        except FRAME_FAILURES as exc:
+            children.append((slot, not_searched(prefix, slot, exc)))
+    return tuple(children)
 
 
 async def query_tree(
@@ -169,19 +190,12 @@ async def query_tree(
     if "error" in value:
         raise invalid_selector(str(value["error"]))
     prefix = "" if place is None else frame_name(place[0], place[1], str(value["url"]))
-    here = session or conn.page
-    slots = slots_of(value["slots"])
-    frames = await frames_for(conn, here, slots)
-    children: list[tuple[FrameSlot, FrameQuery | UnsearchedFrame]] = []
-    for slot in slots:
-        frame = frames.get(slot.key)
-        try:
-            if frame is None:
-                raise LookupError
-            children.append((slot, await query_tree(conn, args, frame.session, (prefix, slot))))
-        except (LookupError, *FRAME_FAILURES) as exc:
-            children.append((slot, not_searched(prefix, slot, None if isinstance(exc, LookupError) else exc)))
-    return FrameQuery(prefix, QueryFindings.from_page(value), tuple(children))
+
+    async def search(slot: FrameSlot, frame: FrameTarget) -> FrameQuery:
+        return await query_tree(conn, args, frame.session, (prefix, slot))
+
+    slots = await _each_slot(conn, session or conn.page, prefix, slots_of(value["slots"]), search)
+    return FrameQuery(prefix, QueryFindings.from_page(value), slots)
 
 
 async def count_tree(
@@ -203,18 +217,12 @@ async def count_tree(
             raise invalid_selector(str(value["error"]))
         count, slots = int(value["count"]), slots_of(value["slots"])
         prefix, hops = frame_name(place[0], place[1], str(value["url"])), place[2]
-    frames = await frames_for(conn, here, slots)
-    children: list[tuple[FrameSlot, FrameCount | UnsearchedFrame]] = []
-    for slot in slots:
-        frame = frames.get(slot.key)
-        try:
-            if frame is None:
-                raise LookupError
-            inner = (prefix, slot, (*hops, FrameHop(here, frame.frame_id)), shown and slot.shown)
-            children.append((slot, await count_tree(conn, selector, (0, ()), frame.session, inner)))
-        except (LookupError, *FRAME_FAILURES) as exc:
-            children.append((slot, not_searched(prefix, slot, None if isinstance(exc, LookupError) else exc)))
-    return FrameCount(here, prefix, hops, count, tuple(children), shown)
+
+    async def search(slot: FrameSlot, frame: FrameTarget) -> FrameCount:
+        inner = (prefix, slot, (*hops, FrameHop(here, frame.frame_id)), shown and slot.shown)
+        return await count_tree(conn, selector, (0, ()), frame.session, inner)
+
+    return FrameCount(here, prefix, hops, count, await _each_slot(conn, here, prefix, slots, search), shown)
 
 
 def unsearched_note(frames: list[UnsearchedFrame]) -> str:
@@ -222,19 +230,3 @@ def unsearched_note(frames: list[UnsearchedFrame]) -> str:
     named = "; ".join(f"{f.where} ({f.url}): {f.reason}" if f.url else f"{f.where}: {f.reason}" for f in frames)
     many = "iframes were" if len(frames) != 1 else "iframe was"
     return f"{len(frames)} cross-origin {many} not searched: {named}."
-
-
-async def frame_offset(conn: BrowserConnection, hops: tuple[FrameHop, ...], *, scroll: bool) -> tuple[float, float]:
-    """Where the innermost frame's viewport starts in the page's: the content boxes of the
-    iframes on the way, added up (each box is in its parent frame's viewport). With `scroll`,
-    each iframe is first scrolled into its parent's view, outermost first."""
-    x = y = 0.0
-    for hop in hops:
-        owner = await conn.features.unless_blocked(hop.parent.send("DOM.getFrameOwner", {"frameId": hop.frame_id}))
-        node = {"backendNodeId": owner["backendNodeId"]}
-        if scroll:
-            await conn.features.unless_blocked(hop.parent.send("DOM.scrollIntoViewIfNeeded", node))
-            continue
-        content = (await conn.features.unless_blocked(hop.parent.send("DOM.getBoxModel", node)))["model"]["content"]
-        x, y = x + content[0], y + content[1]
-    return x, y

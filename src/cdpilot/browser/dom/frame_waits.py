@@ -1,6 +1,7 @@
 """One round of wait_for, in the page and in its cross-origin iframes at once.
 
-Each frame runs the page-side watcher (dom_wait.js) in its own session. For "attached",
+Each frame runs the page-side watcher (dom_wait.js) in its own session; while there is no
+cross-origin iframe, the page's watcher alone, which stops when one appears. For "attached",
 "visible" and texts the first frame whose condition holds wins, and the others are told to
 stop (an event named by a random token, which only their watcher listens for) so that none
 is left watching until its deadline. For "hidden" every frame must see it hidden. A frame that
@@ -32,31 +33,53 @@ async def wait_round(
     conn: BrowserConnection, selector: str | None, state: str, texts: list[str] | None, left_ms: int
 ) -> dict[str, Any]:
     """The page-side wait's value (dom_wait.js ``waitFor``) for the page and its cross-origin
-    iframes together: `where` names the frame, `count` adds up every frame's matches."""
+    iframes together: `where` names the frame, `count` adds up every frame's matches. A frame
+    target attached meanwhile (an iframe added, or one not attached yet when the wait began)
+    starts the wait again in every frame."""
     alone = await await_page(conn, conn.page, script("wait", "waitFor", selector, state, texts, left_ms), left_ms)
     if not alone.get("slots"):
         return alone
-    frames = await _frames(conn, selector)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + left_ms / 1000
+    while True:
+        left_ms = max(1, round((deadline - loop.time()) * 1000))
+        added = asyncio.ensure_future(conn.features.children.frame_added())
+        try:
+            values = await _race(conn, await _frames(conn, selector), (selector, state, texts, left_ms), added)
+        finally:
+            added.cancel()
+        if values is not None:
+            return _combined(values, state)
+
+
+async def _race(
+    conn: BrowserConnection,
+    frames: list[FrameCount],
+    wait: tuple[str | None, str, list[str] | None, int],
+    added: asyncio.Future[None],
+) -> list[tuple[FrameCount, dict[str, Any]]] | None:
+    """Every frame's watcher, until one meets the condition (for hidden: until all do), or all
+    time out; None when a frame target was `added` first."""
+    selector, state, texts, left_ms = wait
     token = f"cdpilot-stop-{secrets.token_hex(8)}"
-    pending = {
-        asyncio.ensure_future(
-            await_page(
-                conn, f.session, script("wait", "waitFor", selector, state, texts, left_ms, f.shown, token), left_ms
-            )
-        ): f
-        for f in frames
+    scripts = {f.session: script("wait", "waitFor", selector, state, texts, left_ms, f.shown, token) for f in frames}
+    pending: dict[asyncio.Future[Any], FrameCount] = {
+        asyncio.ensure_future(await_page(conn, f.session, scripts[f.session], left_ms)): f for f in frames
     }
     values: list[tuple[FrameCount, dict[str, Any]]] = []
     try:
         while pending and not (state != "hidden" and any(_met(v) for _, v in values)):
-            done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            waiting: set[asyncio.Future[Any]] = {*pending, added}
+            done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if added in done:
+                return None
             for task in done:
                 frame = pending.pop(task)
                 if frame.session is conn.page or not isinstance(task.exception(), FRAME_FAILURES):
                     values.append((frame, task.result()))
     finally:
         await _stop(list(pending), [pending[t].session for t in pending], token)
-    return _combined(values, state)
+    return values
 
 
 async def _frames(conn: BrowserConnection, selector: str | None) -> list[FrameCount]:

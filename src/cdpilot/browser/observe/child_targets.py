@@ -50,6 +50,7 @@ class ChildTargets:
         self._subscriptions = Subscriptions()
         self._setting_up: set[asyncio.Task[None]] = set()
         self._frames: dict[str, FrameTarget] = {}
+        self._frame_added = asyncio.Event()  # set, and replaced, as each iframe is ready
 
     async def attach(self, cdp: CdpConnection, page: CdpSession, collect: ChildCollector) -> None:
         """Start on a page made current (the previous page's children went with its session)."""
@@ -62,6 +63,10 @@ class ChildTargets:
         for frame_id in [k for k, frame in self._frames.items() if frame.session.ended is not None]:
             del self._frames[frame_id]
         return [frame for frame in self._frames.values() if frame.parent is parent]
+
+    async def frame_added(self) -> None:
+        """Return once the next out-of-process iframe is ready to search."""
+        await self._frame_added.wait()
 
     async def _auto_attach(self, cdp: CdpConnection, parent: CdpSession, collect: ChildCollector) -> None:
         def on_attached(event: CdpEvent) -> None:
@@ -93,3 +98,5 @@ class ChildTargets:
             if params["targetInfo"].get("type") == "iframe" and child.ended is None:
                 frame_id = str(params["targetInfo"]["targetId"])
                 self._frames[frame_id] = FrameTarget(frame_id, parent, child)
+                self._frame_added.set()
+                self._frame_added = asyncio.Event()
