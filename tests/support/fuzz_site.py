@@ -1,7 +1,7 @@
 """The page schema fuzzing runs every tool against: one small page with something for each.
 
 Headings, links, a form with every common kind of field, buttons that log, open a dialog
-or navigate, a same-origin iframe, and ``/app.js`` with named functions (for function and
+or navigate, a same-origin iframe, a cross-origin one (from localhost: a target of its own), and ``/app.js`` with named functions (for function and
 line breakpoints and source search). At load the page logs at every console level, throws
 one uncaught error and makes a fetch and an XHR, so the console and network lists are
 never empty. A timer ticks every 100 ms, so a requested pause has code to stop in and DOM
@@ -92,6 +92,8 @@ HOME = html(
   <button id="submit" type="submit">Send</button>
 </form>
 <iframe id="frame" src="/frame" width="300" height="80"></iframe>
+<iframe id="cross" width="300" height="80"></iframe>
+<script>document.getElementById("cross").src = "http://localhost:" + location.port + "/cross";</script>
 <div hidden id="hidden-note">Hidden note</div>
 <script src="/app.js"></script>""",
 )
@@ -100,6 +102,7 @@ FUZZ_PAGES: dict[str, PageSpec] = {
     "/": (200, "text/html", HOME),
     "/app.js": (200, "text/javascript", APP_JS.encode()),
     "/frame": (200, "text/html", html("Frame", '<button id="frame-btn">In frame</button><input id="frame-input">')),
+    "/cross": (200, "text/html", html("Cross", '<button id="cross-btn">Cross</button><input id="cross-input">')),
     "/next": (200, "text/html", html("Next page", "<h1>Next page</h1><a href='/'>Back home</a>")),
     "/api/items": (200, "application/json", b'{"items": [1, 2, 3]}'),
     "/api/beacon": (200, "text/plain", b"ok"),
@@ -122,6 +125,7 @@ SELECTORS = (
     ".link",
     "iframe",
     "#frame-btn",
+    "#cross-btn",
     "#alert-btn",
     "#submit",
     "body",
@@ -131,7 +135,7 @@ SELECTORS = (
 
 # Tools that act on one kind of element only, and the selectors of that kind on the page.
 SELECTORS_BY_TOOL = {
-    "fill_element": ("#name", "#email", "textarea", "input", "#frame-input"),
+    "fill_element": ("#name", "#email", "textarea", "input", "#frame-input", "#cross-input"),
     "select_option": ("#fruit", "select"),
 }
 
