@@ -11,8 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, cast
 
-from cdpilot.browser.dom.element_facts import ElementSummary, QueryFindings, UnsearchedFrame
-from cdpilot.browser.dom.frame_facts import FrameQuery, FrameSlot, merge_query
+from cdpilot.browser.dom.element_facts import (
+    ElementSummary,
+    InspectCandidate,
+    InspectFindings,
+    QueryFindings,
+    UnsearchedFrame,
+)
+from cdpilot.browser.dom.frame_facts import FrameQuery, FrameSlot, merge_inspect, merge_query
 from cdpilot.browser.dom.frame_search import FrameCount, FrameHop
 
 SPAN = ElementSummary(0, "span", "", (), True, "", "", False, False, "", "<span>", "", 0, 0, (), 0)
@@ -69,3 +75,18 @@ def test_an_index_is_found_in_the_frame_that_holds_it() -> None:
     ]
     assert page.unsearched() == [GONE]
     assert [f.prefix for f in page.searched()] == ["", "a", "b", "c"]
+
+
+def test_inspect_candidates_of_every_frame_are_ranked_together() -> None:
+    def candidate(name: str, score: int) -> InspectCandidate:
+        return InspectCandidate(name, "", True, score, (), ())
+
+    page = InspectFindings((candidate("p", 80), candidate("q", 40)), total=2, scored=30)
+    frame = InspectFindings((candidate("f", 90), candidate("g", 80)), total=5, scored=10)
+    merged = merge_inspect([("", page), ("iframe#a (A)", frame)], limit=3)
+    assert [(c.description, c.where) for c in merged.candidates] == [
+        ("f", "iframe#a (A)"),
+        ("p", ""),
+        ("g", "iframe#a (A)"),
+    ]
+    assert (merged.total, merged.scored) == (7, 40)

@@ -135,6 +135,13 @@ async def test_query_finds_buttons_in_the_iframe_in_document_order(client: ModeC
     ], text
 
 
+async def test_inspect_suggests_a_selector_inside_the_iframe(client: ModeClient, site_url: str) -> None:
+    frame_url = await on_host(client, site_url)
+    text = await client.ok("inspect_element", text="Pay")
+    assert f'1. button#pay-btn "Pay" (visible, in iframe#pay ({frame_url})) match ' in text, text
+    assert "#pay-btn  (" in text, text
+
+
 async def test_click_by_the_query_index_reaches_the_iframe_and_the_page(client: ModeClient, site_url: str) -> None:
     frame_url = await on_host(client, site_url)
     text = await client.ok("click_element", selector="button", index=1)

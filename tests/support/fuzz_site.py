@@ -1,12 +1,12 @@
 """The page schema fuzzing runs every tool against: one small page with something for each.
 
 Headings, links, a form with every common kind of field, buttons that log, open a dialog
-or navigate, a same-origin iframe, a cross-origin one (from localhost: a target of its own), and ``/app.js`` with named functions (for function and
-line breakpoints and source search). At load the page logs at every console level, throws
-one uncaught error and makes a fetch and an XHR, so the console and network lists are
-never empty. A timer ticks every 100 ms, so a requested pause has code to stop in and DOM
-breakpoints have changes to catch; each tick also throws and catches one error, so pausing
-on caught exceptions stops too.
+or navigate, a same-origin iframe, a cross-origin one (from localhost: a target of its own),
+and ``/app.js`` with named functions (for function and line breakpoints and source search).
+At load the page logs at every console level, throws one uncaught error and makes a fetch
+and an XHR, so the console and network lists are never empty. A timer ticks every 100 ms,
+so a requested pause has code to stop in and DOM breakpoints have changes to catch; each
+tick also throws and catches one error, so pausing on caught exceptions stops too.
 
 Fuzzed strings almost never name anything that exists (a selector drawn at random matches
 nothing), so `page_values` lists values that do, by parameter name; the fuzzer mixes them

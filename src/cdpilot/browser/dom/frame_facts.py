@@ -15,7 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from cdpilot.browser.dom.element_facts import ElementSummary, QueryFindings, SimilarNames, UnsearchedFrame
+from cdpilot.browser.dom.element_facts import (
+    ElementSummary,
+    InspectFindings,
+    QueryFindings,
+    SimilarNames,
+    UnsearchedFrame,
+)
 from cdpilot.text import clip, one_line
 
 URL_CHARS = 100
@@ -71,6 +77,17 @@ def merge_query(tree: FrameQuery, limit: int) -> QueryFindings:
         similar=_similar([f.own.similar for f in searched]) if total == 0 else None,
         cross_origin=tuple(f.prefix for f in searched if f.prefix),
         unsearched=tuple(f for f in findings if isinstance(f, UnsearchedFrame)),
+    )
+
+
+def merge_inspect(found: list[tuple[str, InspectFindings]], limit: int) -> InspectFindings:
+    """Candidates of every frame (each named by its prefix), best first; the page's first among equals."""
+    candidates = [replace(c, where=join_where(prefix, c.where)) for prefix, part in found for c in part.candidates]
+    candidates.sort(key=lambda c: -c.score)
+    return InspectFindings(
+        candidates=tuple(candidates[:limit]),
+        total=sum(part.total for _, part in found),
+        scored=sum(part.scored for _, part in found),
     )
 
 

@@ -1,8 +1,8 @@
 """Finding elements: by selector (query, resolve), by description (inspect), and waiting for them.
 
 Every search covers the document, open shadow roots and same-origin iframes, recursively,
-in document order (dom_scripts.py explains the order); query, resolve and wait also cover
-cross-origin iframes, each in its own target (`frame_search`). One ``Runtime.evaluate`` per
+in document order (dom_scripts.py explains the order), and cross-origin iframes, each in its
+own target (`frame_search`). One ``Runtime.evaluate`` per
 frame does the page-side work; an open JavaScript dialog fails the call instead of hanging it.
 
 Indexes: the index of an element is its position among ALL matches of the selector,
@@ -23,7 +23,7 @@ from typing import Any, Literal, NoReturn
 from cdpilot import progress
 from cdpilot.browser.dom.dom_scripts import script
 from cdpilot.browser.dom.element_facts import ElementTarget, InspectFindings, QueryFindings, WaitResult
-from cdpilot.browser.dom.frame_facts import FrameSlot, join_where, merge_query
+from cdpilot.browser.dom.frame_facts import FrameSlot, join_where, merge_inspect, merge_query
 from cdpilot.browser.dom.frame_search import (
     FRAME_FAILURES,
     FRAME_TIMEOUT_S,
@@ -207,10 +207,17 @@ def check_wait_request(selector: str | None, texts: list[str] | None) -> None:
 async def inspect_element(
     conn: BrowserConnection, *, description: str | None, text: str | None, attributes: dict[str, str] | None, limit: int
 ) -> InspectFindings:
-    """The best-matching elements (sought as `check_inspect_request` allows), each with unique
-    selectors ranked by how stable they are."""
-    value = await run_page_script(conn, script("inspect", "inspect", description, text, attributes, limit))
-    return InspectFindings.from_page(value)
+    """The best-matching elements (sought as `check_inspect_request` allows) in the page and its
+    cross-origin iframes, each with selectors unique in its own frame, ranked by how stable they are."""
+    value = await run_page_script(conn, script("inspect", "inspect", description, text, attributes, limit, True))
+    found = [("", InspectFindings.from_page(value))]
+    slots = slots_of(value["slots"])
+    for frame in (await count_tree(conn, None, (0, slots))).searched()[1:] if slots else []:
+        expression = script("inspect", "inspect", description, text, attributes, limit, frame.shown)
+        with contextlib.suppress(*FRAME_FAILURES):  # a frame gone meanwhile has nothing to suggest
+            inner = await run_page_script(conn, expression, session=frame.session, timeout_s=FRAME_TIMEOUT_S)
+            found.append((frame.prefix, InspectFindings.from_page(inner)))
+    return merge_inspect(found, limit)
 
 
 async def wait_for(
