@@ -57,6 +57,7 @@ FRAME = html(
 const tell = data => parent.postMessage(data, "*");
 document.getElementById("pay-btn").addEventListener("click", () => tell({kind: "clicked"}));
 document.getElementById("card").addEventListener("change", e => tell({kind: "filled", value: e.target.value}));
+document.getElementById("card").addEventListener("keyup", e => tell({kind: "key", key: e.key, value: e.target.value}));
 addEventListener("message", event => {
   if (event.data !== "show late") return;
   const late = document.createElement("p");
@@ -159,6 +160,20 @@ async def test_fill_types_into_the_field_in_the_iframe(client: ModeClient, site_
     assert await message(client, "filled") == {"kind": "filled", "value": "4242 4242"}
 
 
+async def test_a_form_fill_reaches_the_field_in_the_iframe(client: ModeClient, site_url: str) -> None:
+    await on_host(client, site_url)
+    text = await client.ok("fill_form", fields=[{"selector": "#card", "value": "5555"}])
+    assert text.splitlines()[:2] == ["Filled 1 of 1 field:", '  #card (text): "5555"'], text
+    assert await message(client, "filled") == {"kind": "filled", "value": "5555"}
+
+
+async def test_a_key_pressed_in_the_field_in_the_iframe(client: ModeClient, site_url: str) -> None:
+    frame_url = await on_host(client, site_url)
+    text = await client.ok("press_key", key="7", selector="#card")
+    assert text.startswith(f"Pressed 7 in input#card (in iframe#pay ({frame_url}))."), text
+    assert await message(client, "key") == {"kind": "key", "key": "7", "value": "7"}
+
+
 async def test_wait_for_an_element_that_appears_later_in_the_iframe(client: ModeClient, site_url: str) -> None:
     frame_url = await on_host(client, site_url)
     assert (await client.ok("query_elements", selector="#late")).startswith('No element matches "#late"')
@@ -227,6 +242,10 @@ async def test_a_banner_over_the_iframe_stops_the_click_and_says_so(client: Mode
 
 async def test_an_iframe_without_a_target_of_its_own_is_said_unsearched(client: ModeClient, site_url: str) -> None:
     await client.ok("navigate", url=f"{site_url}/nested")
+    error_type, error = await client.error("click_element", selector="#nowhere")
+    assert error_type == "STATE" and error.startswith(
+        "No element matches the selector. 1 cross-origin iframe was not searched: iframe#opaque "
+    ), error
     text = await client.ok("query_elements", selector="button")
     assert (
         "1 cross-origin iframe was not searched: iframe#opaque (data:text/html,<button>Hidden away</button>): "

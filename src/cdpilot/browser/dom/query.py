@@ -94,7 +94,8 @@ async def resolve_element(conn: BrowserConnection, selector: str, index: int) ->
     """
     found = await _resolve_in(conn, conn.page, selector, index)
     if not found.slots:
-        return _handle(found, FrameCount(conn.page, "", (), found.count, ()), index, found.count)
+        page = FrameCount(conn.page, "", (), found.count, ())
+        return _handle(found, page, index, page)
     tree = await count_tree(conn, selector, (found.count, found.slots))
     spot = tree.locate(index)
     if spot is None or spot[0] is not tree or spot[1] != index:  # not the element the page's resolve found
@@ -102,7 +103,7 @@ async def resolve_element(conn: BrowserConnection, selector: str, index: int) ->
         if spot is None:
             _none_at(index, tree)
         found = await _resolve_in(conn, spot[0].session, selector, spot[1])
-    return _handle(found, spot[0], index, tree.total)
+    return _handle(found, spot[0], index, tree)
 
 
 @dataclass(frozen=True)
@@ -144,14 +145,15 @@ async def _resolve_in(conn: BrowserConnection, session: CdpSession, selector: st
     )
 
 
-def _handle(found: _Resolved, frame: FrameCount, index: int, total: int) -> ElementHandle:
-    if found.object_id is None:
-        _none_at(index, frame)
+def _handle(found: _Resolved, frame: FrameCount, index: int, tree: FrameCount) -> ElementHandle:
+    """The element `found` in `frame`, as match `index` of all in the page's `tree`."""
+    if found.object_id is None:  # the frame's matches changed since they were counted
+        _none_at(index, tree)
     return ElementHandle(
         object_id=found.object_id,
         session=found.session,
         description=found.description,
-        match_count=total,
+        match_count=tree.total,
         index=index,
         where=join_where(frame.prefix, found.where),
         frames=frame.hops,
