@@ -21,6 +21,7 @@ from cdpilot.browser.dom.element_facts import (
     QueryFindings,
     SelectorSuggestion,
     SimilarNames,
+    UnsearchedFrame,
     WaitResult,
 )
 
@@ -119,6 +120,40 @@ def test_no_match_without_anything_similar_samples_the_ids() -> None:
         "Ids on the page: #app, #nav (3 in all).",
     ]
     assert "The page has no ids." in no_match_answer(".x", replace(nothing, some_ids=()))
+
+
+FRAME = "iframe#pay (http://localhost:8000/pay.html)"
+LATE = UnsearchedFrame("div#ads > iframe", "http://localhost:8000/ad.html", "no frame target attached")
+
+
+def test_no_match_names_the_cross_origin_iframes_searched_and_those_not_searched() -> None:
+    found = QueryFindings(0, 0, 0, 0, (), NO_MATCH, cross_origin=(FRAME,), unsearched=(LATE,))
+    assert query_answer(found, selector="#emial", text_contains=None, max_chars=5000) == (
+        'No element matches "#emial" (searched 40 elements, 1 shadow root, 1 cross-origin iframe: '
+        "iframe#pay (http://localhost:8000/pay.html)).\n"
+        "1 cross-origin iframe was not searched: div#ads > iframe (http://localhost:8000/ad.html): "
+        "no frame target attached.\n"
+        "Similar ids: #email\n"
+        "Similar tags: button\n"
+        'Try a broader selector, or {tool:inspect_element} with {param:inspect_element.description}="…" '
+        "to find one from words."
+    )
+    nothing = replace(NO_MATCH, ids=(), tags=(), some_ids=())
+    assert no_match_answer(".x", nothing, unsearched=(LATE, replace(LATE, url=""))).splitlines()[1:3] == [
+        "2 cross-origin iframes were not searched: div#ads > iframe (http://localhost:8000/ad.html): "
+        "no frame target attached; div#ads > iframe: no frame target attached.",
+        "The page has no ids.",
+    ]
+
+
+def test_a_query_with_matches_says_which_cross_origin_iframes_were_not_searched() -> None:
+    found = QueryFindings(1, 0, 0, 1, (replace(BUTTON, index=0, where=FRAME),), None, (FRAME,), (LATE,))
+    assert query_answer(found, selector="button", text_contains=None, max_chars=5000).splitlines()[:3] == [
+        '1 match "button"; showing 1 of 1.',
+        "1 cross-origin iframe was not searched: div#ads > iframe (http://localhost:8000/ad.html): "
+        "no frame target attached.",
+        f'[0] button.btn.primary.large.round… "Go" visible, disabled, in {FRAME}',
+    ]
 
 
 def test_blocks_past_the_budget_are_shortened_and_the_answer_says_so() -> None:

@@ -1,12 +1,12 @@
 """The page schema fuzzing runs every tool against: one small page with something for each.
 
 Headings, links, a form with every common kind of field, buttons that log, open a dialog
-or navigate, a same-origin iframe, and ``/app.js`` with named functions (for function and
-line breakpoints and source search). At load the page logs at every console level, throws
-one uncaught error and makes a fetch and an XHR, so the console and network lists are
-never empty. A timer ticks every 100 ms, so a requested pause has code to stop in and DOM
-breakpoints have changes to catch; each tick also throws and catches one error, so pausing
-on caught exceptions stops too.
+or navigate, a same-origin iframe, a cross-origin one (from localhost: a target of its own),
+and ``/app.js`` with named functions (for function and line breakpoints and source search).
+At load the page logs at every console level, throws one uncaught error and makes a fetch
+and an XHR, so the console and network lists are never empty. A timer ticks every 100 ms,
+so a requested pause has code to stop in and DOM breakpoints have changes to catch; each
+tick also throws and catches one error, so pausing on caught exceptions stops too.
 
 Fuzzed strings almost never name anything that exists (a selector drawn at random matches
 nothing), so `page_values` lists values that do, by parameter name; the fuzzer mixes them
@@ -93,6 +93,8 @@ HOME = html(
   <button id="submit" type="submit">Send</button>
 </form>
 <iframe id="frame" src="/frame" width="300" height="80"></iframe>
+<iframe id="cross" width="300" height="80"></iframe>
+<script>document.getElementById("cross").src = "http://localhost:" + location.port + "/cross";</script>
 <div hidden id="hidden-note">Hidden note</div>
 <script src="/app.js"></script>""",
 )
@@ -101,6 +103,7 @@ FUZZ_PAGES: dict[str, PageSpec] = {
     "/": (200, "text/html", HOME),
     "/app.js": (200, "text/javascript", APP_JS.encode()),
     "/frame": (200, "text/html", html("Frame", '<button id="frame-btn">In frame</button><input id="frame-input">')),
+    "/cross": (200, "text/html", html("Cross", '<button id="cross-btn">Cross</button><input id="cross-input">')),
     "/next": (200, "text/html", html("Next page", "<h1>Next page</h1><a href='/'>Back home</a>")),
     "/api/items": (200, "application/json", b'{"items": [1, 2, 3]}'),
     "/api/beacon": (200, "text/plain", b"ok"),
@@ -123,6 +126,7 @@ SELECTORS = (
     ".link",
     "iframe",
     "#frame-btn",
+    "#cross-btn",
     "#alert-btn",
     "#submit",
     "body",
@@ -140,7 +144,7 @@ UPLOADABLE = {
 a text file to upload, a storage state to load, a body a route may serve."""
 
 SELECTORS_BY_TOOL = {
-    "fill_element": ("#name", "#email", "textarea", "input", "#frame-input"),
+    "fill_element": ("#name", "#email", "textarea", "input", "#frame-input", "#cross-input"),
     "select_option": ("#fruit", "select"),
     "upload_file": ("#attachment", "input[type=file]", "#name"),
 }

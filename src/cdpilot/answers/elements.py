@@ -15,6 +15,7 @@ from cdpilot.browser.dom.element_facts import (
     InteractiveControl,
     QueryFindings,
     SimilarNames,
+    UnsearchedFrame,
     WaitResult,
 )
 from cdpilot.text import plural
@@ -74,13 +75,32 @@ def element_block(el: ElementSummary) -> str:
     return "\n".join(lines)
 
 
-def no_match_answer(selector: str, similar: SimilarNames) -> str:
+def unsearched_line(frames: Sequence[UnsearchedFrame]) -> str:
+    """`1 cross-origin iframe was not searched: iframe#pay (http://…): no frame target attached.`"""
+    named = "; ".join(f"{f.where} ({f.url}): {f.reason}" if f.url else f"{f.where}: {f.reason}" for f in frames)
+    many = "iframes were" if len(frames) != 1 else "iframe was"
+    return f"{len(frames)} cross-origin {many} not searched: {named}."
+
+
+def no_match_answer(
+    selector: str,
+    similar: SimilarNames,
+    *,
+    cross_origin: Sequence[str] = (),
+    unsearched: Sequence[UnsearchedFrame] = (),
+) -> str:
+    """Nothing matched: what was searched (naming the cross-origin iframes), what could not be,
+    and names close to the selector's."""
     searched = [plural(similar.elements, "element")]
     if similar.shadow_roots:
         searched.append(plural(similar.shadow_roots, "shadow root"))
     if similar.frames:
         searched.append(plural(similar.frames, "iframe"))
+    if cross_origin:
+        searched.append(f"{plural(len(cross_origin), 'cross-origin iframe')}: {', '.join(cross_origin)}")
     lines = [f'No element matches "{selector}" (searched {", ".join(searched)}).']
+    if unsearched:
+        lines.append(unsearched_line(unsearched))
     for label, mark, names in (
         ("Similar ids", "#", similar.ids),
         ("Similar classes", ".", similar.classes),
@@ -88,7 +108,7 @@ def no_match_answer(selector: str, similar: SimilarNames) -> str:
     ):
         if names:
             lines.append(f"{label}: {', '.join(mark + n for n in names)}")
-    if len(lines) == 1:
+    if len(lines) == 1 + bool(unsearched):
         some = ", ".join("#" + i for i in similar.some_ids)
         lines.append(f"Ids on the page: {some} ({similar.id_count} in all)." if some else "The page has no ids.")
     lines.append(
@@ -100,7 +120,7 @@ def no_match_answer(selector: str, similar: SimilarNames) -> str:
 
 def query_answer(found: QueryFindings, *, selector: str, text_contains: str | None, max_chars: int) -> str:
     if found.similar is not None:
-        return no_match_answer(selector, found.similar)
+        return no_match_answer(selector, found.similar, cross_origin=found.cross_origin, unsearched=found.unsearched)
     removed = []
     if found.hidden:
         removed.append(f"{found.hidden} hidden removed")
@@ -112,6 +132,8 @@ def query_answer(found: QueryFindings, *, selector: str, text_contains: str | No
         summary += " [index] counts all matches, as {tool:click_element} does."
     if not found.kept and found.hidden:
         summary += " Use {param:query_elements.include_hidden}=true to see the hidden ones."
+    if found.unsearched:
+        summary += "\n" + unsearched_line(found.unsearched)
     blocks = [(element_block(element), element_head(element)) for element in found.elements]
     return fit_blocks(summary, blocks, max_chars, "query an element on its own for its details")
 

@@ -5,8 +5,10 @@ frames in a row) and, for a click, enabled. That wait runs in the page as one aw
 promise that checks on every animation frame, so it ends the frame the element is ready,
 or with the reason it never was (hidden / moving / disabled) at the deadline. The click
 point is the centre of the element's first content quad (``DOM.getContentQuads`` answers
-in top-level viewport coordinates, same-origin iframes included), and the element must be
-the hit target there: a click that would land on an overlay is refused, naming it.
+in top-level viewport coordinates, same-origin iframes included; in a cross-origin iframe's
+own, to which the iframes' boxes are added), and the element must be the hit target there:
+a click that would land on an overlay is refused, naming it. The events are always sent to
+the page, which routes them (and typing, to the focused element) into the iframe.
 
 Page-side functions run with ``Runtime.callFunctionOn`` on the element, in the context the
 element was resolved in, which for an iframe's element is the top document's: they use
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cdpilot.browser.dom.element_facts import ActionReport, ChosenOption, Effects
+from cdpilot.browser.dom.frame_points import page_point, scroll_frames_into_view
 from cdpilot.browser.dom.keys import KeyPress, key_events, parse_key
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
 from cdpilot.browser.dom.watch import page_context, perform
@@ -251,13 +254,16 @@ async def actionable_point(
     """Wait until the element can be acted on; scroll it in; its centre, if it is the hit target there."""
     await wait_actionable(conn, element, timeout_ms, need_enabled=need_enabled, need_editable=False)
     features, session, target = conn.features, element.session, {"objectId": element.object_id}
+    await scroll_frames_into_view(conn, element.frames)
     await features.unless_blocked(session.send("DOM.scrollIntoViewIfNeeded", target))
     quads = (await features.unless_blocked(session.send("DOM.getContentQuads", target)))["quads"]
     centres = [(sum(q[0::2]) / 4, sum(q[1::2]) / 4) for q in quads if _area(q) > 0]
     if not centres:
         raise _not_actionable(element, "hidden:no box on screen", timeout_ms)
-    x, y = centres[0]
+    x, y = centres[0]  # in the viewport of the element's frame: the page's, or a cross-origin iframe's
     covering = await call_script(conn, element, "hit_target", x, y)
+    if not covering:  # then, in the page: what covers an iframe it is in
+        x, y, covering = await page_point(conn, element.frames, x, y)
     if covering:
         raise StateError(
             f"{element.description} is covered by {covering} at its centre ({x:.0f}, {y:.0f}); the pointer "

@@ -11,7 +11,9 @@ our helpers between calls.
 Search order is document order across trees: the content of an open shadow root or of a
 same-origin frame comes right after the element that holds it. Selectors match within
 each tree, as ``querySelectorAll`` does (a descendant combinator does not cross a shadow
-boundary).
+boundary). A cross-origin iframe's document cannot be entered from the page: the scan
+names its iframe element instead, and the library runs again in the frame's own target
+(`frame_search`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from functools import cache
 from cdpilot.browser.own_scripts import page_script
 
 LIBRARY_PARTS = {
+    "basics": ("dom_basics",),
     "query": ("dom_basics", "dom_selectors", "dom_query"),
     "inspect": ("dom_basics", "dom_selectors", "dom_inspect"),
     "wait": ("dom_basics", "dom_wait"),
@@ -38,3 +41,8 @@ def script(library_name: str, entry: str, *args: object) -> str:
     """An expression that runs `entry(*args)` with the library in scope; args travel as JSON."""
     arguments = ", ".join(json.dumps(arg) for arg in args)
     return f"(() => {{\n{library(library_name)}\nreturn {entry}({arguments});\n}})()"
+
+
+def method(library_name: str, entry: str) -> str:
+    """A function declaration for ``Runtime.callFunctionOn`` that runs `entry(this)` with the library in scope."""
+    return f"function () {{\n{library(library_name)}\nreturn {entry}(this);\n}}"

@@ -99,6 +99,15 @@ class SimilarNames:
 
 
 @dataclass(frozen=True)
+class UnsearchedFrame:
+    """A cross-origin iframe whose own target could not be searched, and why."""
+
+    where: str  # its iframe element, e.g. "iframe#pay" or "div#host > iframe"
+    url: str  # its src attribute
+    reason: str  # e.g. "not attached", "its page crashed"
+
+
+@dataclass(frozen=True)
 class QueryFindings:
     """A query after its filters: selector → visibility → text → limit, with what each removed."""
 
@@ -108,6 +117,8 @@ class QueryFindings:
     kept: int
     elements: tuple[ElementSummary, ...]  # the first `limit` of the kept
     similar: SimilarNames | None  # only when nothing matched at all
+    cross_origin: tuple[str, ...] = ()  # the cross-origin iframes searched too, as `where` names them
+    unsearched: tuple[UnsearchedFrame, ...] = ()
 
     @classmethod
     def from_page(cls, value: Mapping[str, Any]) -> QueryFindings:

@@ -1,8 +1,9 @@
 """Finding elements: by selector (query, resolve), by description (inspect), and waiting for them.
 
 Every search covers the document, open shadow roots and same-origin iframes, recursively,
-in document order (dom_scripts.py explains the order). One ``Runtime.evaluate`` does the
-page-side work; an open JavaScript dialog fails the call instead of hanging it.
+in document order (dom_scripts.py explains the order), and cross-origin iframes, each in its
+own target (`frame_search`). One ``Runtime.evaluate`` per
+frame does the page-side work; an open JavaScript dialog fails the call instead of hanging it.
 
 Indexes: the index of an element is its position among ALL matches of the selector,
 visible or not, in that order. `resolve_element` (used by click/fill/hover/select) takes
@@ -14,19 +15,32 @@ always means the same element, whatever filters the query used.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 from cdpilot import progress
 from cdpilot.browser.dom.dom_scripts import script
 from cdpilot.browser.dom.element_facts import ElementTarget, InspectFindings, QueryFindings, WaitResult
-from cdpilot.browser.own_scripts import own_expression
-from cdpilot.browser.page.evaluation import exception_text
+from cdpilot.browser.dom.frame_facts import FrameSlot, join_where, merge_inspect, merge_query
+from cdpilot.browser.dom.frame_search import (
+    FRAME_FAILURES,
+    FRAME_TIMEOUT_S,
+    SCRIPT_TIMEOUT_S,
+    FrameCount,
+    FrameHop,
+    count_tree,
+    invalid_selector,
+    query_tree,
+    run_page_script,
+    slots_of,
+    unsearched_note,
+)
+from cdpilot.browser.dom.frame_waits import wait_round
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpEvent, CdpSession
-from cdpilot.errors import ArgumentError, CdpCommandError, CdpTimeoutError, ExecutionError, FieldProblem, StateError
-
-SCRIPT_TIMEOUT_S = 15.0  # a page-side scan of a huge DOM is slow, never this slow
+from cdpilot.errors import ArgumentError, CdpCommandError, CdpTimeoutError, FieldProblem, StateError
 
 
 @dataclass(frozen=True)
@@ -35,7 +49,8 @@ class ElementHandle:
 
     `object_id` is the element's Runtime RemoteObjectId (valid in the execution context of
     the element's own frame): use it with DOM.scrollIntoViewIfNeeded, DOM.getContentQuads,
-    Runtime.callFunctionOn, all sent on `session`.
+    Runtime.callFunctionOn, all sent on `session`: the page's, or a cross-origin iframe's,
+    reached through `frames` (outermost first).
     """
 
     object_id: str
@@ -44,6 +59,7 @@ class ElementHandle:
     match_count: int  # how many elements the selector matched in all
     index: int
     where: str  # "" in the main document, else e.g. "iframe#inner-frame > shadow root of div#host"
+    frames: tuple[FrameHop, ...] = ()  # the cross-origin iframes it is in, outermost first
 
     @property
     def target(self) -> ElementTarget:
@@ -67,83 +83,109 @@ WAIT_HINT = (
 )
 
 
-async def run_page_script(conn: BrowserConnection, expression: str, *, by_value: bool = True) -> dict[str, Any]:
-    """Evaluate one of our scripts in the page; its value (by value), or its RemoteObject."""
-    params = {
-        "expression": own_expression(expression),
-        "returnByValue": by_value,
-        "awaitPromise": False,
-        "silent": True,
-    }
-    reply = await conn.features.unless_blocked(conn.page.send("Runtime.evaluate", params, timeout_s=SCRIPT_TIMEOUT_S))
-    if "exceptionDetails" in reply:
-        raise ExecutionError(
-            f"The page-side DOM search failed: {exception_text(reply['exceptionDetails'])}",
-            suggestion="The page may be navigating; try again, or check it with {tool:evaluate_js}.",
-        )
-    result: dict[str, Any] = reply["result"]
-    return result.get("value", {}) if by_value else result
-
-
-def invalid_selector(message: str) -> ArgumentError:
-    """VALIDATION for a selector the browser refuses; `message` is the browser's own words."""
-    return ArgumentError(
-        "The selector is not valid CSS.",
-        problems=[FieldProblem("selector", "a valid CSS selector", message)],
-        suggestion='Fix the selector (quote attribute values: a[href="/x"]), or let {tool:inspect_element} '
-        "suggest one.",
-    )
-
-
 async def resolve_element(conn: BrowserConnection, selector: str, index: int, *, role: str = "") -> ElementHandle:
     """The element at `index` (0-based) among ALL matches of `selector`, visible or not.
 
-    Matches are counted in document order across the document, open shadow roots and
-    same-origin iframes; hidden matches count too, so an index stays stable while things
-    appear and disappear. Raises `ArgumentError` for an invalid selector and `StateError`
-    when nothing matches or `index` is out of range; `role` (e.g. "destination") says which
-    of a call's selectors that was, when it has more than one.
+    Matches are counted in document order across the document, open shadow roots, same-origin
+    iframes and cross-origin ones (each in its own target: `frame_search`); hidden matches
+    count too, so an index stays stable while things appear and disappear. Raises
+    `ArgumentError` for an invalid selector and `StateError` when nothing matches or `index`
+    is out of range; `role` (e.g. "destination") says which of a call's selectors that was,
+    when it has more than one.
     """
-    page = conn.page
-    wrapper = await run_page_script(conn, script("query", "resolve", selector, index), by_value=False)
+    found = await _resolve_in(conn, conn.page, selector, index)
+    if not found.slots:
+        page = FrameCount(conn.page, "", (), found.count, ())
+        return _handle(found, page, index, page, role)
+    tree = await count_tree(conn, selector, (found.count, found.slots))
+    spot = tree.locate(index)
+    if spot is None or spot[0] is not tree or spot[1] != index:  # not the element the page's resolve found
+        await found.release()
+        if spot is None:
+            _none_at(index, tree, role)
+        found = await _resolve_in(conn, spot[0].session, selector, spot[1])
+    return _handle(found, spot[0], index, tree, role)
+
+
+@dataclass(frozen=True)
+class _Resolved:
+    """What `resolve` answered in one frame: its count and slots, and the element at the index asked."""
+
+    session: CdpSession
+    count: int
+    slots: tuple[FrameSlot, ...]
+    object_id: str | None
+    description: str
+    where: str
+
+    async def release(self) -> None:
+        if self.object_id is not None:
+            with contextlib.suppress(*FRAME_FAILURES):
+                await self.session.send("Runtime.releaseObject", {"objectId": self.object_id})
+
+
+async def _resolve_in(conn: BrowserConnection, session: CdpSession, selector: str, index: int) -> _Resolved:
+    expression = script("query", "resolve", selector, index)
+    timeout_s = SCRIPT_TIMEOUT_S if session is conn.page else FRAME_TIMEOUT_S
+    wrapper = await run_page_script(conn, expression, by_value=False, session=session, timeout_s=timeout_s)
     try:
-        reply = await page.send("Runtime.getProperties", {"objectId": wrapper["objectId"], "ownProperties": True})
+        reply = await session.send("Runtime.getProperties", {"objectId": wrapper["objectId"], "ownProperties": True})
     finally:
-        await page.send("Runtime.releaseObject", {"objectId": wrapper["objectId"]})
+        await session.send("Runtime.releaseObject", {"objectId": wrapper["objectId"]})
     props = {p["name"]: p["value"] for p in reply["result"] if "value" in p}
     if "error" in props:
         raise invalid_selector(str(props["error"].get("value")))
-    count = int(props["count"]["value"])
+    element = props["element"].get("objectId")
+    return _Resolved(
+        session,
+        int(props["count"]["value"]),
+        slots_of(json.loads(props["slots"]["value"])),
+        str(element) if element is not None else None,
+        str(props["description"]["value"]),
+        str(props["where"]["value"]),
+    )
+
+
+def _handle(found: _Resolved, frame: FrameCount, index: int, tree: FrameCount, role: str) -> ElementHandle:
+    """The element `found` in `frame`, as match `index` of all in the page's `tree`."""
+    if found.object_id is None:  # the frame's matches changed since they were counted
+        _none_at(index, tree, role)
+    return ElementHandle(
+        object_id=found.object_id,
+        session=found.session,
+        description=found.description,
+        match_count=tree.total,
+        index=index,
+        where=join_where(frame.prefix, found.where),
+        frames=frame.hops,
+    )
+
+
+def _none_at(index: int, tree: FrameCount, role: str) -> NoReturn:
+    """No match at `index`: none at all, or fewer; with the cross-origin iframes left unsearched."""
     which = f"{role} " if role else ""
+    count = tree.total
+    missed = tree.unsearched()
+    unsearched = f" {unsearched_note(missed)}" if missed else ""
     if count == 0:
         raise StateError(
-            f"No element matches the {which}selector.",
+            f"No element matches the {which}selector.{unsearched}",
             suggestion="Call {tool:query_elements} to see what exists, or {tool:wait_for} if it appears later.",
         )
-    if index >= count:
-        raise StateError(
-            f"{which}index {index} is out of range: {count} element{'s' if count != 1 else ''} match.",
-            suggestion=f"Use an index from 0 to {count - 1}; {{tool:query_elements}} lists them.",
-        )
-    return ElementHandle(
-        object_id=str(props["element"]["objectId"]),
-        session=page,
-        description=str(props["description"]["value"]),
-        match_count=count,
-        index=index,
-        where=str(props["where"]["value"]),
+    raise StateError(
+        f"{which}index {index} is out of range: {count} element{'s' if count != 1 else ''} match.{unsearched}",
+        suggestion=f"Use an index from 0 to {count - 1}; {{tool:query_elements}} lists them.",
     )
 
 
 async def query_elements(
     conn: BrowserConnection, selector: str, *, limit: int, text_contains: str | None, include_hidden: bool
 ) -> QueryFindings:
-    """Matches of `selector`, filtered by visibility (unless `include_hidden`) then by text,
-    the first `limit` described; with names that resemble the selector when nothing matched."""
-    value = await run_page_script(conn, script("query", "query", selector, limit, text_contains, include_hidden))
-    if "error" in value:
-        raise invalid_selector(str(value["error"]))
-    return QueryFindings.from_page(value)
+    """Matches of `selector` in the page and its cross-origin iframes, filtered by visibility
+    (unless `include_hidden`) then by text, the first `limit` described; with names that
+    resemble the selector when nothing matched."""
+    tree = await query_tree(conn, (selector, limit, text_contains, include_hidden))
+    return merge_query(tree, limit)
 
 
 def check_inspect_request(description: str | None, text: str | None, attributes: dict[str, str] | None) -> None:
@@ -169,10 +211,17 @@ def check_wait_request(selector: str | None, texts: list[str] | None) -> None:
 async def inspect_element(
     conn: BrowserConnection, *, description: str | None, text: str | None, attributes: dict[str, str] | None, limit: int
 ) -> InspectFindings:
-    """The best-matching elements (sought as `check_inspect_request` allows), each with unique
-    selectors ranked by how stable they are."""
-    value = await run_page_script(conn, script("inspect", "inspect", description, text, attributes, limit))
-    return InspectFindings.from_page(value)
+    """The best-matching elements (sought as `check_inspect_request` allows) in the page and its
+    cross-origin iframes, each with selectors unique in its own frame, ranked by how stable they are."""
+    value = await run_page_script(conn, script("inspect", "inspect", description, text, attributes, limit, True))
+    found = [("", InspectFindings.from_page(value))]
+    slots = slots_of(value["slots"])
+    for frame in (await count_tree(conn, None, (0, slots))).searched()[1:] if slots else []:
+        expression = script("inspect", "inspect", description, text, attributes, limit, frame.shown)
+        with contextlib.suppress(*FRAME_FAILURES):  # a frame gone meanwhile has nothing to suggest
+            inner = await run_page_script(conn, expression, session=frame.session, timeout_s=FRAME_TIMEOUT_S)
+            found.append((frame.prefix, InspectFindings.from_page(inner)))
+    return merge_inspect(found, limit)
 
 
 async def wait_for(
@@ -181,9 +230,9 @@ async def wait_for(
     """Wait until `selector` reaches `state`, or any of `texts` is visible in the page.
 
     The page resolves a promise from a MutationObserver/animation-frame watcher (no polling
-    from here). A navigation destroys the watcher with its document: it is started again
-    in the new document, within what is left of `timeout_ms`. The request is one that
-    `check_wait_request` allows.
+    from here); so does each cross-origin iframe (`frame_waits`). A navigation destroys the
+    watcher with its document: it is started again in the new document, within what is left
+    of `timeout_ms`. The request is one that `check_wait_request` allows.
     """
     awaited = f'"{selector}" to be {state}' if selector else "any of " + ", ".join(f'"{t}"' for t in texts or ())
     loop = asyncio.get_running_loop()
@@ -194,10 +243,9 @@ async def wait_for(
             while True:
                 left_ms = max(1, round((deadline - loop.time()) * 1000))
                 await progress.report(f"Waiting up to {left_ms / 1000:g} s for {awaited}")
-                expression = script("wait", "waitFor", selector, state, texts, left_ms)
                 with conn.page.listen(*NEW_DOCUMENT_EVENTS) as new_documents:
                     try:
-                        value = await _await_page(conn, expression, left_ms)
+                        value = await wait_round(conn, selector, state, texts, left_ms)
                         break
                     except CdpCommandError as exc:
                         if not any(text in exc.cdp_message for text in CONTEXT_GONE):
@@ -228,20 +276,6 @@ def _is_new_main_document(event: CdpEvent, main_frame_id: str | None) -> bool:
         return "parentId" not in event.params["frame"]
     aux = event.params["context"].get("auxData", {})
     return bool(aux.get("isDefault")) and aux.get("frameId") == main_frame_id
-
-
-async def _await_page(conn: BrowserConnection, expression: str, timeout_ms: int) -> dict[str, Any]:
-    conn.features.raise_if_blocked()  # a paused page never settles what the wait watches
-    params = {"expression": own_expression(expression), "returnByValue": True, "awaitPromise": True, "silent": True}
-    send = conn.page.send("Runtime.evaluate", params, timeout_s=timeout_ms / 1000 + 2)
-    reply = await conn.features.unless_blocked(send)
-    if "exceptionDetails" in reply:
-        raise ExecutionError(
-            f"The page-side wait failed: {exception_text(reply['exceptionDetails'])}",
-            suggestion="Try again; if it keeps failing, check the page with {tool:evaluate_js}.",
-        )
-    value: dict[str, Any] = reply["result"].get("value", {})
-    return value
 
 
 def _last_seen(value: dict[str, Any], state: str) -> str:

@@ -54,10 +54,25 @@ function textOf(el) {
 }
 const describe = (el, text) => label(el) + (text ? ' "' + clip(text, 40) + '"' : '');
 
+// Where an element is, as indices from the top document down: its place among its root's
+// elements, then its root's host or frame element's, and so on. The key that matches a
+// cross-origin iframe the scan met with the frame target whose owner CDP names.
+function treePath(el) {
+  const path = [];
+  for (let n = el; n; ) {
+    const root = n.getRootNode();
+    path.unshift([...root.querySelectorAll('*')].indexOf(n));
+    n = root.host || (root.defaultView ? root.defaultView.frameElement : null);
+  }
+  return path.join('.');
+}
+
 // Every tree (document, open shadow roots, same-origin frame documents) and the matches of
 // `selector` in them, in document order; `shown` is false inside a frame that is not visible.
-function scan(selector) {
-  const roots = [], matches = [];
+// A cross-origin iframe cannot be entered from here: it is a slot, with the number of matches
+// before it, searched through its own frame target (`frameShown`: this document's own frame is).
+function scan(selector, frameShown = true) {
+  const roots = [], matches = [], slots = [];
   const visit = (root, where, shown) => {
     roots.push({root, where, shown});
     const hits = selector ? root.querySelectorAll(selector) : [];
@@ -66,11 +81,16 @@ function scan(selector) {
       if (el.shadowRoot) portals.push({el, root: el.shadowRoot, where: where.concat('shadow root of ' + label(el))});
       else if (el.localName === 'iframe' || el.localName === 'frame') {
         let doc = null;
-        try { doc = el.contentDocument; } catch (e) { /* cross-origin: not searchable */ }
+        try { doc = el.contentDocument; } catch (e) { /* cross-origin: a slot */ }
         if (doc && doc.documentElement) portals.push({el, root: doc, where: where.concat(label(el)), frame: true});
+        else if (!doc) portals.push({el, where: where.concat(label(el)), slot: true});
       }
     }
-    const enter = p => visit(p.root, p.where, shown && (!p.frame || isVisible(p.el)));
+    const enter = p => {
+      const inner = shown && (!p.frame && !p.slot || isVisible(p.el));
+      if (!p.slot) return visit(p.root, p.where, inner);
+      slots.push({key: treePath(p.el), before: matches.length, where: p.where.join(' > '), shown: inner, src: p.el.src});
+    };
     let j = 0;
     for (const el of hits) {
       const before = p => p.el !== el && (p.el.compareDocumentPosition(el) & FOLLOWING);
@@ -79,13 +99,13 @@ function scan(selector) {
     }
     while (j < portals.length) enter(portals[j++]);
   };
-  visit(document, [], true);
-  return {roots, matches};
+  visit(document, [], frameShown);
+  return {roots, matches, slots};
 }
 
 // scan(), or {error} when the browser refuses the selector.
-function tryScan(selector) {
-  try { return scan(selector); } catch (e) {
+function tryScan(selector, frameShown) {
+  try { return scan(selector, frameShown); } catch (e) {
     if (e.name === 'SyntaxError') return {error: e.message.replace(/^Failed to execute .*?: /, '')};
     throw e;
   }

@@ -61,8 +61,9 @@ function scoreAttributes(el, attributes, reasons) {
   return total / attributes.length;
 }
 
-function inspect(description, text, attributes, limit) {
-  const {roots} = scan(null);
+// `frameShown`: false inside a cross-origin iframe that is not visible (its parent's scan says).
+function inspect(description, text, attributes, limit, frameShown) {
+  const {roots, slots} = scan(null, frameShown);
   const words = (description || '').toLowerCase().split(/[^\p{L}\p{N}_-]+/u)
     .filter(w => w.length > 1 && !STOP_WORDS.has(w));
   const wanted = norm(text).toLowerCase(), attrs = Object.entries(attributes || {});
@@ -84,5 +85,5 @@ function inspect(description, text, attributes, limit) {
     score: Math.min(100, Math.round(score * 100)), reasons: [...new Set(reasons)],
     selectors: selectorsFor(el, roots, 4),
   }));
-  return {candidates: best, total: found.length, scored};
+  return {candidates: best, total: found.length, scored, slots, url: location.href};
 }

@@ -1,4 +1,4 @@
-// DOM library: query_elements' filters, per-element cards and near-miss suggestions (entry points: query, resolve).
+// DOM library: query_elements' filters, per-element cards and near-miss suggestions (entry points: query, count, resolve).
 function structure(el) {
   const groups = els => {
     const counts = new Map();
@@ -83,8 +83,9 @@ function similar(selector, roots) {
   };
 }
 
-function query(selector, limit, needle, includeHidden) {
-  const found = tryScan(selector);
+// `frameShown`: false inside a cross-origin iframe that is not visible (its parent's scan says).
+function query(selector, limit, needle, includeHidden, frameShown) {
+  const found = tryScan(selector, frameShown);
   if (found.error) return found;
   const kept = [];
   let hidden = 0, withoutText = 0;
@@ -98,15 +99,23 @@ function query(selector, limit, needle, includeHidden) {
     total: found.matches.length, hidden, withoutText, kept: kept.length,
     elements: kept.slice(0, limit).map(([m, index, visible]) => detail(m, index, visible, textOf(m.el), found.roots)),
     similar: found.matches.length ? null : similar(selector, found.roots),
+    slots: found.slots, url: location.href,
   };
 }
 
-// The element at `index` among all matches (visible or not) in a wrapper, for resolve_element.
+// How many elements match here, and the cross-origin iframes among them (for counting across frames).
+function count(selector) {
+  const found = tryScan(selector);
+  return found.error ? found : {count: found.matches.length, slots: found.slots, url: location.href};
+}
+
+// The element at `index` among all matches (visible or not) in a wrapper, for resolve_element;
+// the slots travel as JSON, the wrapper being read property by property.
 function resolve(selector, index) {
   const found = tryScan(selector);
   if (found.error) return found;
   const m = found.matches[index];
-  const count = found.matches.length;
-  if (!m) return {count, element: null, description: '', where: ''};
-  return {count, element: m.el, description: describe(m.el, textOf(m.el)), where: m.where.join(' > ')};
+  const count = found.matches.length, slots = JSON.stringify(found.slots), url = location.href;
+  if (!m) return {count, element: null, description: '', where: '', slots, url};
+  return {count, element: m.el, description: describe(m.el, textOf(m.el)), where: m.where.join(' > '), slots, url};
 }

@@ -22,18 +22,23 @@ function textState(roots, texts) {
 
 // Resolves once the condition holds: checked at once, after every DOM mutation in any tree
 // (new shadow roots and frame documents are observed as they appear) and on every animation
-// frame (styles change visibility without mutations). Resolves with timedOut at the deadline.
-function waitFor(selector, state, texts, timeoutMs) {
+// frame (styles change visibility without mutations). Resolves with timedOut at the deadline,
+// or with stopped when the window gets the event `stopEvent` (a wait in another frame won).
+// Without `stopEvent` it waits in this frame only: meeting a cross-origin iframe, it resolves
+// with slots at once, to be waited for again in every frame.
+function waitFor(selector, state, texts, timeoutMs, frameShown, stopEvent) {
   if (selector) {
-    const valid = tryScan(selector);
+    const valid = tryScan(selector, frameShown);
     if (valid.error) return valid;
   }
   return new Promise(resolve => {
     const observers = [], observed = new Set();
     let done = false, frame = 0, timer = 0;
+    const stop = () => finish({stopped: true});
     const finish = value => {
       if (done) return;
       done = true;
+      if (stopEvent) removeEventListener(stopEvent, stop);
       observers.forEach(o => o.disconnect());
       cancelAnimationFrame(frame);
       clearTimeout(timer);
@@ -41,7 +46,11 @@ function waitFor(selector, state, texts, timeoutMs) {
     };
     const check = () => {
       if (done) return {met: true};
-      const {roots, matches} = scan(selector);
+      const {roots, matches, slots} = scan(selector, frameShown);
+      if (!stopEvent && slots.length) {
+        finish({slots: true});
+        return {met: true};
+      }
       for (const r of roots) {
         if (observed.has(r.root)) continue;
         observed.add(r.root);
@@ -58,6 +67,7 @@ function waitFor(selector, state, texts, timeoutMs) {
       if (!done) frame = requestAnimationFrame(tick);
     };
     timer = setTimeout(() => finish({...check(), timedOut: true}), timeoutMs);
+    if (stopEvent) addEventListener(stopEvent, stop);
     tick();
   });
 }

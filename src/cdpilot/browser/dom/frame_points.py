@@ -1,0 +1,56 @@
+"""Where a point of a cross-origin iframe is in the page, and whether the page lets it through.
+
+In an out-of-process frame ``DOM.getContentQuads`` answers in the frame's own viewport, but
+input goes to the page (``Input.dispatchMouseEvent`` on the page's session), and the browser
+routes it into whatever frame is under the point, typing to the focused element wherever it
+is. So the point is carried out through each iframe on the way, adding the iframe's content
+box (``DOM.getBoxModel`` of its element, in its parent's viewport). On the way out each iframe
+element must be what its parent hits at that point: an overlay over the iframe would take
+the click instead.
+"""
+
+from __future__ import annotations
+
+from cdpilot.browser.dom.frame_search import FrameHop
+from cdpilot.browser.own_scripts import own_function, page_script
+from cdpilot.browser.session.browser_connection import BrowserConnection
+
+
+async def scroll_frames_into_view(conn: BrowserConnection, hops: tuple[FrameHop, ...]) -> None:
+    """Scroll each iframe on the way into its parent's view, outermost first."""
+    for hop in hops:
+        node = await _owner(conn, hop)
+        await conn.features.unless_blocked(hop.parent.send("DOM.scrollIntoViewIfNeeded", node))
+
+
+async def page_point(
+    conn: BrowserConnection, hops: tuple[FrameHop, ...], x: float, y: float
+) -> tuple[float, float, str]:
+    """(`x`, `y`) in the innermost frame's viewport, in the page's; and what covers an iframe
+    on the way there ("" when nothing does)."""
+    blocked = conn.features.unless_blocked
+    for hop in reversed(hops):
+        node = await _owner(conn, hop)
+        content = (await blocked(hop.parent.send("DOM.getBoxModel", node)))["model"]["content"]
+        x, y = x + content[0], y + content[1]
+        object_id = (await blocked(hop.parent.send("DOM.resolveNode", node)))["object"]["objectId"]
+        params = {
+            "functionDeclaration": own_function(page_script("hit_target")),
+            "objectId": object_id,
+            "arguments": [{"value": x}, {"value": y}],
+            "returnByValue": True,
+            "silent": True,
+        }
+        try:
+            covering = (await blocked(hop.parent.send("Runtime.callFunctionOn", params)))["result"].get("value")
+        finally:
+            await hop.parent.send("Runtime.releaseObject", {"objectId": object_id})
+        if covering:
+            return x, y, str(covering)
+    return x, y, ""
+
+
+async def _owner(conn: BrowserConnection, hop: FrameHop) -> dict[str, int]:
+    """The iframe element of `hop`, as DOM commands of its parent's session take it."""
+    owner = await conn.features.unless_blocked(hop.parent.send("DOM.getFrameOwner", {"frameId": hop.frame_id}))
+    return {"backendNodeId": int(owner["backendNodeId"])}
