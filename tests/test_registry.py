@@ -258,7 +258,7 @@ async def test_a_rule_routed_validation_error_names_the_route_and_why(
             "chrome",
             {"action": "list", "bogus": 1},
             "bogus: expected no such parameter for chrome "
-            "(parameters: action, headless, url, connection_id, host, port, ws_url, path), got 1",
+            "(parameters: action, url, connection_id, host, port, ws_url, path), got 1",
         ),
     ],
 )

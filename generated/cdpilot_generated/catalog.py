@@ -189,8 +189,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 Rule(TOOLS['debugger_evaluate_on_call_frame'], 'call_frame_id', None),
                 Rule(TOOLS['evaluate_js'], None, None),
             ),
-            ('call_frame_id', 'expression', 'timeout_ms', 'save_to', 'connection_id'),
-            {'await_promise': ('evaluate_js',)},
+            ('call_frame_id', 'expression', 'timeout_ms', 'save_to', 'connection_id', 'await_promise'),
+            {},
         ),
         'execution': ActionRoute(
             'execution',

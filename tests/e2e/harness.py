@@ -87,6 +87,15 @@ class ModeClient:
         assert result.is_error, text_of(result)
         return str(result.meta["cdpilot/errorType"]), text_of(result)
 
+    async def refused_in_smart(self, tool: str, **arguments: Any) -> bool:
+        """Whether this is smart mode, which leaves one of these parameters to legacy mode: then the
+        call must be refused, naming the legacy tool that takes it, and the caller skips the rest."""
+        if self.mode != "smart":
+            return False
+        kind, text = await self.error(tool, **arguments)
+        assert kind == "VALIDATION" and f"only legacy mode has it: {tool}" in text, text
+        return True
+
     async def stack_once_paused(self, within_s: float = 10) -> str:
         """The call stack once the page pauses: a click answers before an awaited fetch or a
         timer it starts has run, so the pause may come after it. Polled, with a deadline."""

@@ -114,7 +114,7 @@ async def on_host(client: ModeClient, site_url: str) -> str:
 
 
 async def message(client: ModeClient, kind: str) -> Any:
-    text = await client.ok("evaluate_js", expression=f"window.message({json.dumps(kind)})", await_promise=True)
+    text = await client.ok("evaluate_js", expression=f"window.message({json.dumps(kind)})")
     return json.loads(text)
 
 

@@ -72,7 +72,7 @@ PAGES = {
 
 async def click(client: ModeClient, *ids: str, then: str = "0") -> None:
     clicks = "".join(f"document.getElementById({json.dumps(i)}).click();" for i in ids)
-    await client.ok("evaluate_js", expression=f"{clicks} {then}", await_promise=True)
+    await client.ok("evaluate_js", expression=f"{clicks} {then}")
 
 
 async def on_page(client: ModeClient, site_url: str, path: str) -> None:
@@ -189,7 +189,7 @@ async def test_requests_are_listed_and_filtered(client: ModeClient, site_url: st
 async def test_requests_are_paged(client: ModeClient, site_url: str) -> None:
     await on_page(client, site_url, "/fetch")
     many = "Promise.all(Array.from({length: 25}, (_, i) => fetch('/page/' + (i + 1)).then(r => r.text())))"
-    await client.ok("evaluate_js", expression=many, await_promise=True)
+    await client.ok("evaluate_js", expression=many)
     page = (await client.ok("list_network_requests", url_pattern="/page/", limit=10, offset=10)).splitlines()
     assert page[0].startswith("showing 11–20 of 25 matching requests") and page[0].endswith("next: offset=20")
     assert len(page) == 11
@@ -304,7 +304,7 @@ async def test_a_cross_site_frame_and_a_worker_are_observed_like_the_page(client
     child_origin = site_url.replace("127.0.0.1", "localhost")
     for path, who, origin in (("/cross-site", "child frame", child_origin), ("/worker-page", "worker", site_url)):
         await on_page(client, site_url, path)
-        await client.ok("evaluate_js", expression="window.childDone", await_promise=True)
+        await client.ok("evaluate_js", expression="window.childDone")
         console = await client.ok("get_console_logs")
         assert f"[log] hello from the {who}  @ " in console, console
         assert f'[warning] the {who} fetched {{"from": "child"}}  @ ' in console, console
@@ -316,5 +316,5 @@ async def test_a_cross_site_frame_and_a_worker_are_observed_like_the_page(client
         assert detail.endswith('Body (17 chars):\n{"from": "child"}'), detail
     frame_document = f"GET 200 document {child_origin}/child-frame ("
     await on_page(client, site_url, "/cross-site")
-    await client.ok("evaluate_js", expression="window.childDone", await_promise=True)
+    await client.ok("evaluate_js", expression="window.childDone")
     assert frame_document in await client.ok("list_network_requests")  # finished, not "in flight"
