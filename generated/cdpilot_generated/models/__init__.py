@@ -38,6 +38,7 @@ from cdpilot_generated.models.debugger import (
 )
 from cdpilot_generated.models.dom import (
     InspectElementArgs,
+    PageOutlineArgs,
     QueryElementsArgs,
     WaitForArgs,
 )
@@ -140,6 +141,7 @@ __all__ = [
     'LoadStorageStateArgs',
     'NavigateArgs',
     'NewTargetArgs',
+    'PageOutlineArgs',
     'PressKeyArgs',
     'QueryElementsArgs',
     'ReloadArgs',

@@ -39,6 +39,7 @@ HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "debugger_step_over": debugger.debugger_step_over,
     "inspect_element": dom.inspect_element,
     "query_elements": dom.query_elements,
+    "page_outline": dom.page_outline,
     "wait_for": dom.wait_for,
     "evaluate_js": evaluate.evaluate_js,
     "click_element": input.click_element,

@@ -25,6 +25,7 @@ LIBRARY_PARTS = {
     "query": ("dom_basics", "dom_selectors", "dom_query"),
     "inspect": ("dom_basics", "dom_selectors", "dom_inspect"),
     "wait": ("dom_basics", "dom_wait"),
+    "outline": ("dom_basics", "dom_selectors", "dom_outline"),
 }
 
 
@@ -38,3 +39,9 @@ def script(library_name: str, entry: str, *args: object) -> str:
     """An expression that runs `entry(*args)` with the library in scope; args travel as JSON."""
     arguments = ", ".join(json.dumps(arg) for arg in args)
     return f"(() => {{\n{library(library_name)}\nreturn {entry}({arguments});\n}})()"
+
+
+def function_over_arguments(library_name: str, entry: str) -> str:
+    """A function declaration for ``Runtime.callFunctionOn`` that hands its arguments (remote
+    objects, such as elements) to `entry` as one array, with the library in scope."""
+    return f"function (...nodes) {{\n{library(library_name)}\nreturn {entry}(nodes);\n}}"
