@@ -60,7 +60,7 @@ async def test_the_outline_shows_structure_controls_states_and_selectors_the_pag
 ) -> None:
     await client.ok("navigate", url=site_url + "/outline/shop")
     text = await client.ok("page_outline")
-    assert text.startswith('Outline of "Acme Outdoor Shop" (28 controls; role "name" = value [state] selector):\n')
+    assert text.startswith('Outline of "Acme Outdoor Shop" (29 controls; role "name" = value [state] selector):\n')
     for line in (
         "banner header.site-header",
         '  navigation "Main" nav[aria-label="Main"]',
@@ -97,6 +97,26 @@ async def test_the_outline_shows_structure_controls_states_and_selectors_the_pag
             items.append([m["role"], m["name"] or "", m["sel"], ELEMENTS[m["role"]]])
     assert len(items) == 34, items  # 27 controls of this document, 7 landmarks and frames
     assert await client.js(f"{CHECK_SELECTORS}({json.dumps(items)})") == []
+
+
+async def test_a_same_origin_frame_is_outlined_with_selectors_unique_across_the_page(
+    client: ModeClient, site_url: str
+) -> None:
+    await client.ok("navigate", url=site_url + "/outline/shop")
+    text = await client.ok("page_outline")
+    framed = text[text.index('\n    iframe "Newsletter" #newsletter\n') :].split("\ncontentinfo")[0]
+    assert framed.splitlines()[2:] == [
+        '      h2 "Newsletter"',
+        '        textbox "Your email" #news-email',
+        '        link "Privacy" body > a',  # a[href="/privacy"] is the footer's link too
+    ], framed
+    selectors = [m["sel"] for m in outline_lines(text) if m["sel"]]
+    # Each selector matches one element in all the page's documents together, as the DOM tools search them.
+    counts = await client.js(
+        f"{json.dumps(selectors)}.map(s => document.querySelectorAll(s).length + "
+        "document.getElementById('newsletter').contentDocument.querySelectorAll(s).length)"
+    )
+    assert counts == [1] * len(selectors), list(zip(selectors, counts, strict=True))
 
 
 async def test_an_outline_of_one_element_holds_only_its_subtree(client: ModeClient, site_url: str) -> None:

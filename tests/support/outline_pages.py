@@ -8,7 +8,10 @@ from __future__ import annotations
 from tests.support.pages import PageSpec
 from tests.support.site import html
 
-FRAME = html("Newsletter", '<h2>Newsletter</h2><label>Your email <input id="news-email" type="email"></label>')
+FRAME = html(
+    "Newsletter",
+    '<h2>Newsletter</h2><label>Your email <input id="news-email" type="email"></label> <a href="/privacy">Privacy</a>',
+)
 
 SHOP = html(
     "Acme Outdoor Shop",

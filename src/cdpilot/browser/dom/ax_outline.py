@@ -19,7 +19,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from cdpilot.browser.dom.dom_scripts import function_over_arguments
+from cdpilot.browser.dom.dom_scripts import outline_function
 from cdpilot.browser.dom.outline_facts import EntryKind, OutlineEntry, PageOutline
 from cdpilot.browser.dom.query import resolve_element
 from cdpilot.browser.own_scripts import own_function
@@ -256,7 +256,7 @@ async def _selectors(conn: BrowserConnection, drafts: list[_Draft], most: int) -
     try:
         for members in by_document.values():
             params = {
-                "functionDeclaration": own_function(function_over_arguments("outline", "selectorsOf")),
+                "functionDeclaration": own_function(outline_function()),
                 "objectId": members[0][1],
                 "arguments": [{"objectId": object_id} for _, object_id in members],
                 "returnByValue": True,

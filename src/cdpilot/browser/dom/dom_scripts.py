@@ -41,7 +41,17 @@ def script(library_name: str, entry: str, *args: object) -> str:
     return f"(() => {{\n{library(library_name)}\nreturn {entry}({arguments});\n}})()"
 
 
-def function_over_arguments(library_name: str, entry: str) -> str:
-    """A function declaration for ``Runtime.callFunctionOn`` that hands its arguments (remote
-    objects, such as elements) to `entry` as one array, with the library in scope."""
-    return f"function (...nodes) {{\n{library(library_name)}\nreturn {entry}(nodes);\n}}"
+def outline_function() -> str:
+    """The function declaration page_outline sends with ``Runtime.callFunctionOn``: it hands its
+    arguments (the elements of one document) to ``selectorsOf`` as one array. Inside it,
+    ``document`` is the topmost same-origin document (``topDocument`` in ``dom_outline.js``),
+    so the elements of a frame get selectors unique across every tree the DOM tools search
+    from the page, although the function runs in the frame's own context."""
+    lines = (
+        "function (...nodes) {",
+        "const document = topDocument();",
+        library("outline"),
+        "return selectorsOf(nodes);",
+        "}",
+    )
+    return "\n".join(lines)
