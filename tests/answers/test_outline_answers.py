@@ -33,7 +33,7 @@ def test_a_control_line_has_its_role_name_value_states_and_selector() -> None:
 def test_the_whole_outline_is_indented_by_structure_and_names_cross_origin_frames() -> None:
     assert outline_answer(SHOP, max_chars=4000) == (
         'Outline of "Shop" (4 controls; role "name" = value [state] selector):\n'
-        "1 cross-origin iframe not outlined: their documents are in another process.\n"
+        "1 cross-origin iframe not outlined (another site's process).\n"
         'navigation "Main" nav[aria-label="Main"]\n'
         '  link "Tents" a[href="/tents"]\n'
         "main #content\n"

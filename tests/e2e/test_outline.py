@@ -153,7 +153,7 @@ async def test_a_long_outline_is_cut_with_its_count_and_the_parts_to_outline_alo
 async def test_a_cross_origin_iframe_is_named_as_not_outlined(client: ModeClient, site_url: str) -> None:
     await client.ok("navigate", url=site_url + "/outline/cross")
     text = await client.ok("page_outline")
-    assert text.splitlines()[1] == "1 cross-origin iframe not outlined: their documents are in another process."
+    assert text.splitlines()[1] == "1 cross-origin iframe not outlined (another site's process)."
     assert "\n  iframe #away (cross-origin: not outlined)" in text, text
     assert '\n  button "Here" #here' in text
 

@@ -40,7 +40,7 @@ def _header(outline: PageOutline) -> str:
     line = f'Outline of {what} ({first}{plural(outline.controls, "control")}; role "name" = value [state] selector):'
     frames = outline.cross_origin_frames
     if frames:
-        line += f"\n{plural(frames, 'cross-origin iframe')} not outlined: their documents are in another process."
+        line += f"\n{plural(frames, 'cross-origin iframe')} not outlined (another site's process)."
     return line
 
 
