@@ -23,6 +23,7 @@ from bench import (
     compile_bytecode,
     console_memory,
     first_contact,
+    outline_size,
     overhead,
     profiling,
     scenario,
@@ -88,6 +89,7 @@ def run() -> dict[str, Any]:
             "first navigate with auto-launch: end to end, in-process steps, raw Chromium floor",
             lambda: first_contact.measure(base_url),
         )
+    section("outline_size", "page outline size vs the peers' snapshots, same pages", outline_size.measure)
     section("profile", "cProfile of cdpilot over trivial calls", profiling.measure)
     section("source_maps", "source maps: parse and first lookups on a 5 MB map", sourcemap_bench.measure)
     section("source_maps_live", "source maps in the debugger: pause answers and a first bind", sourcemap_pause.measure)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bench import body_capture, console_memory, sourcemap_bench, sourcemap_pause
+from bench import body_capture, console_memory, outline_size, sourcemap_bench, sourcemap_pause
 from bench.stats import ratio
 
 
@@ -197,5 +197,6 @@ def render(report: dict[str, Any]) -> str:
         sourcemap_bench.report_lines(report["source_maps"]) + sourcemap_pause.report_lines(report["source_maps_live"]),
         console_memory.report_lines(report["console_memory"]),
         body_capture.report_lines(report["body_capture"]),
+        outline_size.report_lines(report["outline_size"]),
     ]
     return "\n\n".join("\n".join(lines) for lines in sections)

@@ -38,7 +38,8 @@ def test_a_smart_tool_belongs_to_the_groups_of_every_tool_it_routes_to() -> None
 
 
 def test_tools_and_groups_mix_and_deny_wins() -> None:
-    mixed = frozenset({"chrome", "navigate", "query_elements", "inspect_element"})
+    # smart page is in the dom group too: its outline action is page_outline, a dom tool
+    mixed = frozenset({"chrome", "navigate", "query_elements", "inspect_element", "page"})
     assert select_tools("smart", ["connection", "navigate", "dom"], ["wait_for"]) == mixed
     assert select_tools("legacy", ["navigation"], ["reload"]) == frozenset({"navigate", "go_back", "go_forward"})
 

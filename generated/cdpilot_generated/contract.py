@@ -65,6 +65,7 @@ from cdpilot_generated.models import (
     LoadStorageStateArgs,
     NavigateArgs,
     NewTargetArgs,
+    PageOutlineArgs,
     PerformanceMetricsArgs,
     PressKeyArgs,
     QueryElementsArgs,
@@ -140,6 +141,7 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     load_storage_state: Callable[[LoadStorageStateArgs, ContextT], Awaitable[ResultT]]
     navigate: Callable[[NavigateArgs, ContextT], Awaitable[ResultT]]
     new_target: Callable[[NewTargetArgs, ContextT], Awaitable[ResultT]]
+    page_outline: Callable[[PageOutlineArgs, ContextT], Awaitable[ResultT]]
     performance_metrics: Callable[[PerformanceMetricsArgs, ContextT], Awaitable[ResultT]]
     press_key: Callable[[PressKeyArgs, ContextT], Awaitable[ResultT]]
     query_elements: Callable[[QueryElementsArgs, ContextT], Awaitable[ResultT]]

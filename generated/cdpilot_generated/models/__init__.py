@@ -38,6 +38,7 @@ from cdpilot_generated.models.debugger import (
 )
 from cdpilot_generated.models.dom import (
     InspectElementArgs,
+    PageOutlineArgs,
     QueryElementsArgs,
     WaitForArgs,
 )
@@ -156,6 +157,7 @@ __all__ = [
     'LoadStorageStateArgs',
     'NavigateArgs',
     'NewTargetArgs',
+    'PageOutlineArgs',
     'PerformanceMetricsArgs',
     'PressKeyArgs',
     'QueryElementsArgs',

@@ -21,6 +21,19 @@ class InspectElementArgs(ArgsModel):
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
+class PageOutlineArgs(ArgsModel):
+    """
+    The page's outline from its accessibility tree: landmarks and headings as structure, every control with its role, name, state and a unique CSS selector.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    selector: Annotated[str | None, Field(description='Only this element.', min_length=1)] = None
+    max_chars: Annotated[int, Field(description='Longest outline, characters.', ge=500, le=5000)] = 4000
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
 class QueryElementsArgs(ArgsModel):
     """
     Describe elements matching a CSS selector (visible ones unless include_hidden).

@@ -53,6 +53,7 @@ HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "debugger_step_over": debugger.debugger_step_over,
     "inspect_element": dom.inspect_element,
     "query_elements": dom.query_elements,
+    "page_outline": dom.page_outline,
     "wait_for": dom.wait_for,
     "emulate": emulation.emulate,
     "evaluate_js": evaluate.evaluate_js,

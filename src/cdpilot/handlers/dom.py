@@ -1,14 +1,16 @@
-"""DOM tools: query elements by selector, suggest selectors from a description, wait for things.
+"""DOM tools: query elements by selector, suggest selectors from a description, wait for things,
+outline the page from its accessibility tree.
 
 The page-side work is in `cdpilot.browser.dom.query`; the answers in `cdpilot.answers.elements`.
 """
 
 from __future__ import annotations
 
-from cdpilot_generated.models import InspectElementArgs, QueryElementsArgs, WaitForArgs
+from cdpilot_generated.models import InspectElementArgs, PageOutlineArgs, QueryElementsArgs, WaitForArgs
 
 from cdpilot.answers.elements import inspect_answer, query_answer, wait_answer
-from cdpilot.browser.dom import query
+from cdpilot.answers.outline_answers import outline_answer
+from cdpilot.browser.dom import ax_outline, query
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import browser
 
@@ -45,3 +47,9 @@ async def wait_for(args: WaitForArgs, ctx: ToolContext) -> ToolResult:
         conn, selector=args.selector, state=args.state, texts=texts, timeout_ms=args.timeout_ms
     )
     return ToolResult(wait_answer(result, selector=None if texts is not None else args.selector, state=args.state))
+
+
+async def page_outline(args: PageOutlineArgs, ctx: ToolContext) -> ToolResult:
+    conn = await browser(ctx, args.connection_id)
+    outline = await ax_outline.page_outline(conn, selector=args.selector, max_chars=args.max_chars)
+    return ToolResult(outline_answer(outline, max_chars=args.max_chars))

@@ -28,6 +28,7 @@ LIBRARY_PARTS = {
     "query": ("dom_basics", "dom_selectors", "dom_query"),
     "inspect": ("dom_basics", "dom_selectors", "dom_inspect"),
     "wait": ("dom_basics", "dom_wait"),
+    "outline": ("dom_basics", "dom_selectors", "dom_outline"),
 }
 
 
@@ -46,3 +47,19 @@ def script(library_name: str, entry: str, *args: object) -> str:
 def method(library_name: str, entry: str) -> str:
     """A function declaration for ``Runtime.callFunctionOn`` that runs `entry(this)` with the library in scope."""
     return f"function () {{\n{library(library_name)}\nreturn {entry}(this);\n}}"
+
+
+def outline_function() -> str:
+    """The function declaration page_outline sends with ``Runtime.callFunctionOn``: it hands its
+    arguments (the elements of one document) to ``selectorsOf`` as one array. Inside it,
+    ``document`` is the topmost same-origin document (``topDocument`` in ``dom_outline.js``),
+    so the elements of a frame get selectors unique across every tree the DOM tools search
+    from the page, although the function runs in the frame's own context."""
+    lines = (
+        "function (...nodes) {",
+        "const document = topDocument();",
+        library("outline"),
+        "return selectorsOf(nodes);",
+        "}",
+    )
+    return "\n".join(lines)

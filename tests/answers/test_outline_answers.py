@@ -1,0 +1,97 @@
+"""The page outline's answer: its lines, its header, and the cut with its count and hint."""
+
+from __future__ import annotations
+
+from cdpilot.answers.outline_answers import entry_line, outline_answer
+from cdpilot.browser.dom.outline_facts import OutlineEntry, PageOutline
+
+SHOP = PageOutline(
+    "Shop",
+    "",
+    0,
+    (
+        OutlineEntry("landmark", "navigation", "Main", 0, 'nav[aria-label="Main"]', inside=1),
+        OutlineEntry("control", "link", "Tents", 1, 'a[href="/tents"]'),
+        OutlineEntry("landmark", "main", "", 0, "#content", inside=5),
+        OutlineEntry("heading", "h1", "Checkout", 1, ""),
+        OutlineEntry("control", "textbox", "Email", 2, "#email", value="ada@example.test", states=("required",)),
+        OutlineEntry("control", "checkbox", "Terms", 2, 'input[name="terms"]', states=("checked",)),
+        OutlineEntry("control", "button", "Place order", 2, 'button[type="submit"]', states=("disabled",)),
+        OutlineEntry("frame", "iframe", "Ads", 1, "#ads", cross_origin=True),
+    ),
+)
+
+
+def test_a_control_line_has_its_role_name_value_states_and_selector() -> None:
+    entry = OutlineEntry("control", "textbox", "Email", 2, "#email", value="ada@example.test", states=("required",))
+    assert entry_line(entry) == '    textbox "Email" = "ada@example.test" [required] #email'
+    assert entry_line(OutlineEntry("control", "textbox", "", 0, "textarea")) == "textbox textarea"
+    long = OutlineEntry("control", "link", "n" * 100, 0, "a", value="v" * 50)
+    assert entry_line(long) == 'link "' + "n" * 48 + '…[+52 chars]" = "' + "v" * 28 + '…[+22 chars]" a'
+
+
+def test_the_whole_outline_is_indented_by_structure_and_names_cross_origin_frames() -> None:
+    assert outline_answer(SHOP, max_chars=4000) == (
+        'Outline of "Shop" (4 controls; role "name" = value [state] selector):\n'
+        "1 cross-origin iframe not outlined (another site's process).\n"
+        'navigation "Main" nav[aria-label="Main"]\n'
+        '  link "Tents" a[href="/tents"]\n'
+        "main #content\n"
+        '  h1 "Checkout"\n'
+        '    textbox "Email" = "ada@example.test" [required] #email\n'
+        '    checkbox "Terms" [checked] input[name="terms"]\n'
+        '    button "Place order" [disabled] button[type="submit"]\n'
+        '  iframe "Ads" #ads (cross-origin: not outlined)'
+    )
+
+
+def test_a_scoped_outline_says_which_match_it_outlines() -> None:
+    scoped = PageOutline("Shop", "main", 2, SHOP.entries[2:7])
+    assert outline_answer(scoped, max_chars=4000).splitlines()[0] == (
+        'Outline of "main" (first of 2 matches; 3 controls; role "name" = value [state] selector):'
+    )
+    empty = PageOutline("Shop", "#spacer", 1, ())
+    assert outline_answer(empty, max_chars=4000) == 'Outline of "#spacer": no landmarks, headings or controls.'
+
+
+def test_a_cut_outline_counts_what_is_left_and_names_the_parts_to_outline_alone() -> None:
+    links = tuple(OutlineEntry("control", "link", f"Item {i}", 1, f'a[href="/item/{i}"]') for i in range(500))
+    page = PageOutline(
+        "Sitemap",
+        "",
+        0,
+        (
+            OutlineEntry("landmark", "main", "", 0, "body > main", inside=500),
+            *links,
+            OutlineEntry("landmark", "contentinfo", "", 0, "body > footer", inside=1),
+            OutlineEntry("control", "link", "About", 1, 'a[href="/about"]'),
+        ),
+    )
+    text = outline_answer(page, max_chars=600)
+    assert len(text) <= 600
+    assert text == (
+        'Outline of "Sitemap" (501 controls; role "name" = value [state] selector):\n'
+        "main body > main\n"
+        '  link "Item 0" a[href="/item/0"]\n'
+        '  link "Item 1" a[href="/item/1"]\n'
+        '  link "Item 2" a[href="/item/2"]\n'
+        '  link "Item 3" a[href="/item/3"]\n'
+        '  link "Item 4" a[href="/item/4"]\n'
+        '  link "Item 5" a[href="/item/5"]\n'
+        '  link "Item 6" a[href="/item/6"]\n'
+        '  link "Item 7" a[href="/item/7"]\n'
+        '  link "Item 8" a[href="/item/8"]\n'
+        '  link "Item 9" a[href="/item/9"]\n'
+        "…492 more items (491 controls) not shown. Outline one part with {param:selector}: "
+        '"body > main" (500 items), "body > footer" (1 item).'
+    )
+
+
+def test_a_cut_outline_without_landmarks_points_at_a_container() -> None:
+    links = tuple(OutlineEntry("control", "link", f"Item {i}", 0, f"#i{i}") for i in range(100))
+    text = outline_answer(PageOutline("Plain", "", 0, links), max_chars=500)
+    assert text.endswith(
+        "…84 more items (84 controls) not shown. "
+        "Outline one part with {param:selector} (a container; {tool:query_elements} finds one)."
+    )
+    assert len(text) <= 500
