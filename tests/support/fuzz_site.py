@@ -206,7 +206,8 @@ def page_values(base_url: str, tool: str) -> dict[str, tuple[object, ...]]:
         "call_frame_id": (0, 1, "0"),
         "url_pattern": ("api", "app.js"),
         "line_number": tuple(_line_of(text) for text in ("ticks += 1;", "return line;", "loadItems();")),
-        "path": ("shots/page.png", "body.txt", "state.json"),
+        # Only loading a state reads "state.json": a screenshot or PDF saved there would spoil it.
+        "path": ("state.json", "missing.json") if tool == "load_storage_state" else ("shots/page.png", "body.txt"),
         "files": (["upload.txt"], ["upload.txt", "state.json"], ["missing.txt"]),
         "body_file": ("route-body.json", "missing.json"),
         "save_body_to": ("bodies/items.json",),
