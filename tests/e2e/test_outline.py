@@ -49,6 +49,37 @@ PAGES = {
             "document.getElementById('here').addEventListener('click', () => tell({kind: 'clicked'}));</script>",
         ),
     ),
+    # 127.0.0.1 holds a frame from localhost, which holds one from 127.0.0.1 again: a target of its own too.
+    "/outline/nested": (
+        200,
+        "text/html",
+        html(
+            "Nested",
+            '<iframe id="outer" title="Middle"></iframe>'
+            "<script>window.clicked = new Promise(resolve => addEventListener('message', resolve));"
+            "document.getElementById('outer').src = 'http://localhost:' + location.port + '/outline/middle';</script>",
+        ),
+    ),
+    "/outline/middle": (
+        200,
+        "text/html",
+        html(
+            "Middle",
+            '<button id="middle">Middle</button><div><a href="/same">Same</a></div>'
+            '<iframe id="inner" title="Inner"></iframe>'
+            "<script>document.getElementById('inner').src = 'http://127.0.0.1:' + location.port + "
+            "'/outline/inner';</script>",
+        ),
+    ),
+    "/outline/inner": (
+        200,
+        "text/html",
+        html(
+            "Inner",
+            "<button name=\"go\" onclick=\"top.postMessage('inner clicked', '*')\">Go</button>"
+            '<div><a href="/same">Same</a></div>',
+        ),
+    ),
     # A cross-origin frame whose renderer is busy (a long script) when the outline asks for its tree.
     "/outline/stuck": (
         200,
@@ -233,6 +264,24 @@ async def test_the_element_tools_reach_the_cross_origin_iframe_elements_the_outl
     page_button = next(m["sel"] for m in outline_lines(text) if m["name"] == "Here")
     await client.ok("click_element", selector=page_button)
     assert await client.js("window.hereClicks") == 1  # the page's own button, not the iframe's
+
+
+async def test_nested_cross_origin_iframes_are_outlined_each_from_its_own_target(
+    client: ModeClient, site_url: str
+) -> None:
+    await client.ok("navigate", url=site_url + "/outline/nested")
+    text = await client.ok("page_outline")
+    port = site_url.rsplit(":", 1)[1]
+    assert text.splitlines()[2:] == [
+        f'iframe "Middle" #outer (cross-origin: http://localhost:{port}/outline/middle)',
+        '  button "Middle" #middle',
+        '  link "Same"',  # every selector of each "Same" link matches the other one too: none is listed
+        f'  iframe "Inner" #inner (cross-origin: http://127.0.0.1:{port}/outline/inner)',
+        '    button "Go" button[name="go"]',
+        '    link "Same"',
+    ], text
+    await client.ok("click_element", selector='button[name="go"]')
+    assert await client.js("window.clicked.then(event => event.data)") == "inner clicked"
 
 
 async def test_a_cross_origin_iframe_that_does_not_answer_keeps_its_line_with_the_reason(
