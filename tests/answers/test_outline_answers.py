@@ -57,6 +57,14 @@ def test_a_scoped_outline_says_which_match_it_outlines() -> None:
     assert outline_answer(scoped, max_chars=4000).splitlines()[0] == (
         'Outline of "main" (first of 2 matches; 3 controls; role "name" = value [state] selector):'
     )
+    framed = PageOutline("Shop", "form", 1, SHOP.entries[8:10], "iframe#pay (http://localhost:8000/pay)")
+    assert outline_answer(framed, max_chars=4000) == (
+        'Outline of "form" in iframe#pay (http://localhost:8000/pay) (2 controls; role "name" = value [state] '
+        "selector):\n"
+        "Selectors inside cross-origin iframes work with the element tools, which search those frames too.\n"
+        '    textbox "Card" #card\n'
+        '    button "Pay" #pay-btn'
+    )
     empty = PageOutline("Shop", "#spacer", 1, ())
     assert outline_answer(empty, max_chars=4000) == 'Outline of "#spacer": no landmarks, headings or controls.'
 

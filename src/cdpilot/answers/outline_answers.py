@@ -37,11 +37,13 @@ def entry_line(entry: OutlineEntry) -> str:
 
 def _header(outline: PageOutline) -> str:
     what = f'"{outline.scope}"' if outline.scope else f'"{outline.title}"' if outline.title else "the page"
+    if outline.scope_frame:
+        what += f" in {clip(one_line(outline.scope_frame), URL_CHARS)}"
     first = f"first of {outline.match_count} matches; " if outline.match_count > 1 else ""
     if not outline.entries:
         return f"Outline of {what}{f' ({first[:-2]})' if first else ''}: no landmarks, headings or controls."
     line = f'Outline of {what} ({first}{plural(outline.controls, "control")}; role "name" = value [state] selector):'
-    if outline.cross_origin_frames:
+    if outline.cross_origin_frames or outline.scope_frame:
         line += "\nSelectors inside cross-origin iframes work with the element tools, which search those frames too."
     if outline.not_outlined:
         line += f"\n{plural(outline.not_outlined, 'cross-origin iframe')} not outlined (reasons on their lines)."

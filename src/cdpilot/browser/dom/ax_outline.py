@@ -191,12 +191,12 @@ async def page_outline(conn: BrowserConnection, *, selector: str | None, max_cha
     read = await read_trees(conn, main_nodes)
     main_frame = str(main_nodes[0].get("frameId", "")) if main_nodes else ""
     walk = _Walk(read)
-    match_count = 0
+    match_count, scope_frame = 0, ""
     if selector is None:
         walk.nodes(main_frame, read.root_children(main_frame), _Scope(0))
     else:
         element = await resolve_element(conn, selector, 0)
-        match_count = element.match_count
+        match_count, scope_frame = element.match_count, element.where if element.frames else ""
         described = await element.session.send("DOM.describeNode", {"objectId": element.object_id})
         await element.session.send("Runtime.releaseObject", {"objectId": element.object_id})
         backend = described["node"]["backendNodeId"]
@@ -213,4 +213,4 @@ async def page_outline(conn: BrowserConnection, *, selector: str | None, max_cha
     sessions = list({id(s): s for s in read.sessions.values()}.values())
     selectors = await outline_selectors(conn, wanted, sessions, max_chars // MIN_LINE_CHARS)
     entries = tuple(d.entry(selectors.get(i, "")) for i, d in enumerate(walk.drafts))
-    return PageOutline(title, selector or "", match_count, entries)
+    return PageOutline(title, selector or "", match_count, entries, scope_frame)

@@ -39,6 +39,7 @@ class PageOutline:
     scope: str  # "" for the whole page, else the selector asked for
     match_count: int  # how many elements `scope` matched (the first one is outlined)
     entries: tuple[OutlineEntry, ...]
+    scope_frame: str = ""  # the scope is inside a cross-origin iframe: that iframe, as the element tools name it
 
     @property
     def controls(self) -> int:
