@@ -12,12 +12,15 @@ SHOP = PageOutline(
     (
         OutlineEntry("landmark", "navigation", "Main", 0, 'nav[aria-label="Main"]', inside=1),
         OutlineEntry("control", "link", "Tents", 1, 'a[href="/tents"]'),
-        OutlineEntry("landmark", "main", "", 0, "#content", inside=5),
+        OutlineEntry("landmark", "main", "", 0, "#content", inside=8),
         OutlineEntry("heading", "h1", "Checkout", 1, ""),
         OutlineEntry("control", "textbox", "Email", 2, "#email", value="ada@example.test", states=("required",)),
         OutlineEntry("control", "checkbox", "Terms", 2, 'input[name="terms"]', states=("checked",)),
         OutlineEntry("control", "button", "Place order", 2, 'button[type="submit"]', states=("disabled",)),
-        OutlineEntry("frame", "iframe", "Ads", 1, "#ads", cross_origin=True),
+        OutlineEntry("frame", "iframe", "Pay", 1, "#pay", inside=2, frame_url="http://localhost:8000/pay"),
+        OutlineEntry("control", "textbox", "Card", 2, "#card"),
+        OutlineEntry("control", "button", "Pay", 2, "#pay-btn"),
+        OutlineEntry("frame", "iframe", "Ads", 1, "#ads", not_outlined="it did not answer"),
     ),
 )
 
@@ -32,8 +35,9 @@ def test_a_control_line_has_its_role_name_value_states_and_selector() -> None:
 
 def test_the_whole_outline_is_indented_by_structure_and_names_cross_origin_frames() -> None:
     assert outline_answer(SHOP, max_chars=4000) == (
-        'Outline of "Shop" (4 controls; role "name" = value [state] selector):\n'
-        "1 cross-origin iframe not outlined (another site's process).\n"
+        'Outline of "Shop" (6 controls; role "name" = value [state] selector):\n'
+        "Selectors inside cross-origin iframes work with the element tools, which search those frames too.\n"
+        "1 cross-origin iframe not outlined (reasons on their lines).\n"
         'navigation "Main" nav[aria-label="Main"]\n'
         '  link "Tents" a[href="/tents"]\n'
         "main #content\n"
@@ -41,7 +45,10 @@ def test_the_whole_outline_is_indented_by_structure_and_names_cross_origin_frame
         '    textbox "Email" = "ada@example.test" [required] #email\n'
         '    checkbox "Terms" [checked] input[name="terms"]\n'
         '    button "Place order" [disabled] button[type="submit"]\n'
-        '  iframe "Ads" #ads (cross-origin: not outlined)'
+        '  iframe "Pay" #pay (cross-origin: http://localhost:8000/pay)\n'
+        '    textbox "Card" #card\n'
+        '    button "Pay" #pay-btn\n'
+        '  iframe "Ads" #ads (cross-origin, not outlined: it did not answer)'
     )
 
 
@@ -49,6 +56,14 @@ def test_a_scoped_outline_says_which_match_it_outlines() -> None:
     scoped = PageOutline("Shop", "main", 2, SHOP.entries[2:7])
     assert outline_answer(scoped, max_chars=4000).splitlines()[0] == (
         'Outline of "main" (first of 2 matches; 3 controls; role "name" = value [state] selector):'
+    )
+    framed = PageOutline("Shop", "form", 1, SHOP.entries[8:10], "iframe#pay (http://localhost:8000/pay)")
+    assert outline_answer(framed, max_chars=4000) == (
+        'Outline of "form" in iframe#pay (http://localhost:8000/pay) (2 controls; role "name" = value [state] '
+        "selector):\n"
+        "Selectors inside cross-origin iframes work with the element tools, which search those frames too.\n"
+        '    textbox "Card" #card\n'
+        '    button "Pay" #pay-btn'
     )
     empty = PageOutline("Shop", "#spacer", 1, ())
     assert outline_answer(empty, max_chars=4000) == 'Outline of "#spacer": no landmarks, headings or controls.'
@@ -95,3 +110,29 @@ def test_a_cut_outline_without_landmarks_points_at_a_container() -> None:
         "Outline one part with {param:selector} (a container; {tool:query_elements} finds one)."
     )
     assert len(text) <= 500
+
+
+def test_one_budget_holds_the_whole_outline_with_the_cross_origin_frame_named_as_a_part() -> None:
+    fields = tuple(OutlineEntry("control", "textbox", f"Field {i}", 1, f"#f{i}") for i in range(50))
+    page = PageOutline(
+        "Pay",
+        "",
+        0,
+        (
+            OutlineEntry("control", "button", "Here", 0, "#here"),
+            OutlineEntry("frame", "iframe", "Card", 0, "#card", inside=50, frame_url="http://localhost:8000/card"),
+            *fields,
+        ),
+    )
+    text = outline_answer(page, max_chars=420)
+    assert len(text) <= 420
+    assert text == (
+        'Outline of "Pay" (51 controls; role "name" = value [state] selector):\n'
+        "Selectors inside cross-origin iframes work with the element tools, which search those frames too.\n"
+        'button "Here" #here\n'
+        'iframe "Card" #card (cross-origin: http://localhost:8000/card)\n'
+        '  textbox "Field 0" #f0\n'
+        '  textbox "Field 1" #f1\n'
+        "…48 more items (48 controls) not shown. Outline one part with {param:selector}: "
+        '"#card" (50 items).'
+    )

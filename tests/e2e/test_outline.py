@@ -21,9 +21,84 @@ PAGES = {
         "text/html",
         html(
             "Cross",
-            '<main><button id="here">Here</button><iframe id="away"></iframe></main>'
-            "<script>document.getElementById('away').src = "
-            "'http://localhost:' + location.port + '/outline/frame';</script>",
+            '<main><button id="here" onclick="window.hereClicks = 1">Here</button>'
+            '<iframe id="away" title="Sign up"></iframe></main>'
+            "<script>window.messages = [];"
+            "addEventListener('message', event => window.messages.push(event.data));"
+            "window.message = kind => new Promise(resolve => { const check = () => {"
+            "  const found = window.messages.find(m => m.kind === kind);"
+            "  found ? resolve(found) : setTimeout(check, 20); }; check(); });"
+            "document.getElementById('away').src = 'http://localhost:' + location.port + '/outline/form';</script>",
+        ),
+    ),
+    # The cross-origin frame's form; its button's id is the page's button's id too. It tells the page what
+    # happens in it, since the page cannot look inside.
+    "/outline/form": (
+        200,
+        "text/html",
+        html(
+            "Sign up form",
+            '<form aria-label="Sign up"><input id="email" aria-label="Email" required>'
+            '<label><input type="checkbox" name="news" checked> Newsletter</label>'
+            '<button id="here" name="join" type="button">Join</button></form>'
+            "<script>const tell = data => parent.postMessage(data, '*');"
+            "document.getElementById('email').addEventListener('change', e => tell({kind: 'filled', value: "
+            "e.target.value}));"
+            "document.querySelector('[name=news]').addEventListener('change', e => tell({kind: 'checked', value: "
+            "e.target.checked}));"
+            "document.getElementById('here').addEventListener('click', () => tell({kind: 'clicked'}));</script>",
+        ),
+    ),
+    # 127.0.0.1 holds a frame from localhost, which holds one from 127.0.0.1 again: a target of its own too.
+    "/outline/nested": (
+        200,
+        "text/html",
+        html(
+            "Nested",
+            '<iframe id="outer" title="Middle"></iframe>'
+            "<script>window.clicked = new Promise(resolve => addEventListener('message', resolve));"
+            "document.getElementById('outer').src = 'http://localhost:' + location.port + '/outline/middle';</script>",
+        ),
+    ),
+    "/outline/middle": (
+        200,
+        "text/html",
+        html(
+            "Middle",
+            '<button id="middle">Middle</button><div><a href="/same">Same</a></div>'
+            '<iframe id="inner" title="Inner"></iframe>'
+            "<script>document.getElementById('inner').src = 'http://127.0.0.1:' + location.port + "
+            "'/outline/inner';</script>",
+        ),
+    ),
+    "/outline/inner": (
+        200,
+        "text/html",
+        html(
+            "Inner",
+            "<button name=\"go\" onclick=\"top.postMessage('inner clicked', '*')\">Go</button>"
+            '<div><a href="/same">Same</a></div>',
+        ),
+    ),
+    # A cross-origin frame whose renderer is busy (a long script) when the outline asks for its tree.
+    "/outline/stuck": (
+        200,
+        "text/html",
+        html(
+            "Stuck",
+            '<button id="here">Here</button><iframe id="busy"></iframe>'
+            "<script>window.busy = new Promise(resolve => addEventListener('message', resolve));"
+            "document.getElementById('busy').src = 'http://localhost:' + location.port + '/outline/busy';</script>",
+        ),
+    ),
+    "/outline/busy": (
+        200,
+        "text/html",
+        html(
+            "Busy",
+            "<button>Never seen</button><script>addEventListener('load', () => {"
+            "parent.postMessage('busy', '*');"  # sent once this task ends: the long one comes next
+            "setTimeout(() => { const end = Date.now() + 6000; while (Date.now() < end) {} }); });</script>",
         ),
     ),
 }
@@ -150,12 +225,81 @@ async def test_a_long_outline_is_cut_with_its_count_and_the_parts_to_outline_alo
         assert len(small) <= 500 and re.search(r"\n…\d+ more items", small), small
 
 
-async def test_a_cross_origin_iframe_is_named_as_not_outlined(client: ModeClient, site_url: str) -> None:
+async def test_a_cross_origin_iframe_is_outlined_from_its_own_target(client: ModeClient, site_url: str) -> None:
     await client.ok("navigate", url=site_url + "/outline/cross")
     text = await client.ok("page_outline")
-    assert text.splitlines()[1] == "1 cross-origin iframe not outlined (another site's process)."
-    assert "\n  iframe #away (cross-origin: not outlined)" in text, text
-    assert '\n  button "Here" #here' in text
+    port = site_url.rsplit(":", 1)[1]
+    assert text.splitlines()[1:] == [
+        "Selectors inside cross-origin iframes work with the element tools, which search those frames too.",
+        "main body > main",
+        '  button "Here" body > main > button',  # #here is the iframe's button's id too
+        f'  iframe "Sign up" #away (cross-origin: http://localhost:{port}/outline/form)',
+        '    form "Sign up" form[aria-label="Sign up"]',
+        '      textbox "Email" [required] #email',
+        '      checkbox "Newsletter" [checked] input[name="news"]',
+        '      button "Join" button[name="join"]',
+    ], text
+    scoped = await client.ok("page_outline", selector="form")  # the page has none: the iframe's
+    assert scoped.splitlines()[:3] == [
+        f'Outline of "form" in iframe#away (http://localhost:{port}/outline/form) (3 controls; '
+        'role "name" = value [state] selector):',
+        "Selectors inside cross-origin iframes work with the element tools, which search those frames too.",
+        'form "Sign up" form[aria-label="Sign up"]',
+    ], scoped
+    assert scoped.splitlines()[3:] == [
+        '  textbox "Email" [required] #email',
+        '  checkbox "Newsletter" [checked] input[name="news"]',
+        '  button "Join" button[name="join"]',
+    ], scoped
+
+
+async def test_the_element_tools_reach_the_cross_origin_iframe_elements_the_outline_lists(
+    client: ModeClient, site_url: str
+) -> None:
+    await client.ok("navigate", url=site_url + "/outline/cross")
+    text = await client.ok("page_outline")
+    selectors = {m["role"]: m["sel"] for m in outline_lines(text) if len(m["indent"]) == 6}
+    await client.ok("fill_element", selector=selectors["textbox"], text="ada@example.test")
+    assert await client.js("window.message('filled').then(m => m.value)") == "ada@example.test"
+    await client.ok("click_element", selector=selectors["checkbox"])
+    assert await client.js("window.message('checked').then(m => m.value)") is False
+    await client.ok("click_element", selector=selectors["button"])
+    assert await client.js("window.message('clicked').then(m => m.kind)") == "clicked"
+    assert await client.js("window.messages.filter(m => m.kind === 'clicked').length") == 1
+    page_button = next(m["sel"] for m in outline_lines(text) if m["name"] == "Here")
+    await client.ok("click_element", selector=page_button)
+    assert await client.js("window.hereClicks") == 1  # the page's own button, not the iframe's
+
+
+async def test_nested_cross_origin_iframes_are_outlined_each_from_its_own_target(
+    client: ModeClient, site_url: str
+) -> None:
+    await client.ok("navigate", url=site_url + "/outline/nested")
+    text = await client.ok("page_outline")
+    port = site_url.rsplit(":", 1)[1]
+    assert text.splitlines()[2:] == [
+        f'iframe "Middle" #outer (cross-origin: http://localhost:{port}/outline/middle)',
+        '  button "Middle" #middle',
+        '  link "Same"',  # every selector of each "Same" link matches the other one too: none is listed
+        f'  iframe "Inner" #inner (cross-origin: http://127.0.0.1:{port}/outline/inner)',
+        '    button "Go" button[name="go"]',
+        '    link "Same"',
+    ], text
+    await client.ok("click_element", selector='button[name="go"]')
+    assert await client.js("window.clicked.then(event => event.data)") == "inner clicked"
+
+
+async def test_a_cross_origin_iframe_that_does_not_answer_keeps_its_line_with_the_reason(
+    client: ModeClient, site_url: str
+) -> None:
+    await client.ok("navigate", url=site_url + "/outline/stuck")
+    assert await client.js("window.busy.then(event => event.data)") == "busy"
+    text = await client.ok("page_outline")
+    assert text.splitlines()[1:] == [
+        "1 cross-origin iframe not outlined (reasons on their lines).",
+        'button "Here" #here',
+        "iframe #busy (cross-origin, not outlined: it did not answer)",
+    ], text
 
 
 async def test_an_unknown_selector_is_the_usual_not_found_state_error(client: ModeClient, site_url: str) -> None:

@@ -9,10 +9,11 @@ next call can outline one of them alone.
 from __future__ import annotations
 
 from cdpilot.browser.dom.outline_facts import OutlineEntry, PageOutline
-from cdpilot.text import clip, plural
+from cdpilot.text import clip, one_line, plural
 
 NAME_CHARS = 60
 VALUE_CHARS = 40
+URL_CHARS = 80
 MOST_PARTS = 4  # parts named in the hint to narrow down
 
 
@@ -27,20 +28,25 @@ def entry_line(entry: OutlineEntry) -> str:
         parts.append(f"[{', '.join(entry.states)}]")
     if entry.selector:
         parts.append(entry.selector)
-    if entry.cross_origin:
-        parts.append("(cross-origin: not outlined)")
+    if entry.frame_url:
+        parts.append(f"(cross-origin: {clip(one_line(entry.frame_url), URL_CHARS)})")
+    if entry.not_outlined:
+        parts.append(f"(cross-origin, not outlined: {entry.not_outlined})")
     return " ".join(parts)
 
 
 def _header(outline: PageOutline) -> str:
     what = f'"{outline.scope}"' if outline.scope else f'"{outline.title}"' if outline.title else "the page"
+    if outline.scope_frame:
+        what += f" in {clip(one_line(outline.scope_frame), URL_CHARS)}"
     first = f"first of {outline.match_count} matches; " if outline.match_count > 1 else ""
     if not outline.entries:
         return f"Outline of {what}{f' ({first[:-2]})' if first else ''}: no landmarks, headings or controls."
     line = f'Outline of {what} ({first}{plural(outline.controls, "control")}; role "name" = value [state] selector):'
-    frames = outline.cross_origin_frames
-    if frames:
-        line += f"\n{plural(frames, 'cross-origin iframe')} not outlined (another site's process)."
+    if outline.cross_origin_frames or outline.scope_frame:
+        line += "\nSelectors inside cross-origin iframes work with the element tools, which search those frames too."
+    if outline.not_outlined:
+        line += f"\n{plural(outline.not_outlined, 'cross-origin iframe')} not outlined (reasons on their lines)."
     return line
 
 

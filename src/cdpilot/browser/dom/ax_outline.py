@@ -1,31 +1,23 @@
 """page_outline: the page's structure and controls, read from Chrome's accessibility tree.
 
-Roles, names and states come from ``Accessibility.getFullAXTree``, one call per frame of the
-page's own process: the main frame, then each same-process iframe (``Page.getFrameTree``
-lists exactly those; ``DOM.getFrameOwner`` says which iframe element holds each). An iframe
-in another process (a cross-origin one) has no tree here: it is listed as not outlined.
-Ignored nodes (hidden, aria-hidden, presentational) are left out, their children kept.
-
-Selectors are not guessed from the tree: the nodes that need one (landmarks, frames and
-controls) are resolved to elements (``DOM.resolveNode``, sent together), and one call per
-document hands them all to the same selector generator that inspect_element uses
-(``dom_selectors.js``). Only as many as an outline of `max_chars` could show are resolved,
-so a page of thousands of links costs no more than one that fits.
+Roles, names and states come from ``Accessibility.getFullAXTree`` of every frame
+(`frame_outline` reads them, a cross-origin iframe's in its own target); each frame's
+entries stand under its iframe's line. An iframe whose document could not be read is
+listed as not outlined, with the reason. Ignored nodes (hidden, aria-hidden,
+presentational) are left out, their children kept. Selectors are made by
+`outline_selectors` for as many entries as an outline of `max_chars` could show.
 """
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from cdpilot.browser.dom.dom_scripts import outline_function
+from cdpilot.browser.dom.frame_outline import OutlineTrees, frame_key, read_trees
 from cdpilot.browser.dom.outline_facts import EntryKind, OutlineEntry, PageOutline
+from cdpilot.browser.dom.outline_selectors import SelectorWanted, outline_selectors
 from cdpilot.browser.dom.query import resolve_element
-from cdpilot.browser.own_scripts import own_function
-from cdpilot.browser.page.evaluation import exception_text
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.errors import CdpCommandError, ExecutionError
 
 LANDMARKS = frozenset(
     (
@@ -72,7 +64,6 @@ ROLE_WORDS = {"DisclosureTriangle": "summary", "ColorWell": "color", "Date": "da
               "InputTime": "time", "Iframe": "iframe"}  # fmt: skip
 FLAG_STATES = ("disabled", "required", "readonly", "focused", "selected", "modal")
 MIN_LINE_CHARS = 8  # the shortest line an outline can hold, e.g. "link #a"
-OBJECT_GROUP = "cdpilot-outline"
 
 
 @dataclass
@@ -88,7 +79,14 @@ class _Draft:
     value: str = ""
     states: tuple[str, ...] = ()
     inside: int = 0
-    cross_origin: bool = False
+    frame_url: str = ""
+    not_outlined: str = ""
+
+    def entry(self, selector: str) -> OutlineEntry:
+        return OutlineEntry(
+            self.kind, self.role, self.name, self.depth, selector, self.value, self.states, self.inside,
+            frame_url=self.frame_url, not_outlined=self.not_outlined,
+        )  # fmt: skip
 
 
 @dataclass
@@ -106,14 +104,13 @@ class _Scope:
 class _Walk:
     """The outline of the trees of one page, walked in document order."""
 
-    def __init__(self, trees: dict[str, dict[str, dict[str, Any]]], frames: dict[int, str]) -> None:
-        self.trees = trees  # frame id -> AX node id -> node
-        self.frames = frames  # an iframe element's backend node id -> the frame it holds (same process)
+    def __init__(self, read: OutlineTrees) -> None:
+        self.read = read
         self.drafts: list[_Draft] = []
 
     def nodes(self, tree: str, ids: list[str], scope: _Scope) -> None:
         for node_id in ids:
-            node = self.trees[tree].get(node_id)
+            node = self.read.trees[tree].get(node_id)
             if node is not None:
                 self.node(tree, node, scope)
 
@@ -152,18 +149,24 @@ class _Walk:
             self.drafts.append(draft)
             start = len(self.drafts)
             inner = _Scope(scope.depth + 1)
-            framed = self.frames.get(backend) if kind == "frame" and isinstance(backend, int) else None
-            if framed is not None:
-                root = next(iter(self.trees[framed].values()), None)
-                if root is not None:
-                    self.nodes(framed, [str(c) for c in root.get("childIds", ())], inner)
-            elif kind == "frame":
-                draft.cross_origin = True
+            if kind == "frame":
+                self.frame(tree, backend, draft, inner)
             else:
                 self.nodes(tree, children, inner)
             draft.inside = len(self.drafts) - start
         else:
             self.nodes(tree, children, scope)
+
+    def frame(self, tree: str, backend: Any, draft: _Draft, inner: _Scope) -> None:
+        """The document an iframe holds, under it; or why it could not be read."""
+        key = frame_key(self.read.sessions[tree], backend) if isinstance(backend, int) else None
+        framed = self.read.frames.get(key) if key is not None else None
+        if framed is None:
+            draft.not_outlined = self.read.unread.get(key, "") if key is not None else ""
+            draft.not_outlined = draft.not_outlined or "no frame target of its own (yet)"
+            return
+        draft.frame_url = self.read.urls.get(framed, "")
+        self.nodes(framed, self.read.root_children(framed), inner)
 
 
 def _states(props: dict[str, Any]) -> tuple[str, ...]:
@@ -185,91 +188,29 @@ async def page_outline(conn: BrowserConnection, *, selector: str | None, max_cha
     page = conn.page
     tree_reply = await conn.features.unless_blocked(page.send("Accessibility.getFullAXTree"))
     main_nodes = tree_reply["nodes"]
+    read = await read_trees(conn, main_nodes)
     main_frame = str(main_nodes[0].get("frameId", "")) if main_nodes else ""
-    trees = {main_frame: {str(n["nodeId"]): n for n in main_nodes}}
-    frames: dict[int, str] = {}
-    frame_tree = (await page.send("Page.getFrameTree"))["frameTree"]
-    for frame_id in _child_frames(frame_tree):
-        try:
-            owner = await page.send("DOM.getFrameOwner", {"frameId": frame_id})
-            nodes = (await page.send("Accessibility.getFullAXTree", {"frameId": frame_id}))["nodes"]
-        except CdpCommandError:
-            continue  # it went away meanwhile
-        frames[int(owner["backendNodeId"])] = frame_id
-        trees[frame_id] = {str(n["nodeId"]): n for n in nodes}
-    walk = _Walk(trees, frames)
-    match_count = 0
+    walk = _Walk(read)
+    match_count, scope_frame = 0, ""
     if selector is None:
-        root = next(iter(trees[main_frame].values()), None)
-        if root is not None:
-            walk.nodes(main_frame, [str(c) for c in root.get("childIds", ())], _Scope(0))
+        walk.nodes(main_frame, read.root_children(main_frame), _Scope(0))
     else:
         element = await resolve_element(conn, selector, 0)
-        match_count = element.match_count
-        described = await page.send("DOM.describeNode", {"objectId": element.object_id})
-        await page.send("Runtime.releaseObject", {"objectId": element.object_id})
+        match_count, scope_frame = element.match_count, element.where if element.frames else ""
+        described = await element.session.send("DOM.describeNode", {"objectId": element.object_id})
+        await element.session.send("Runtime.releaseObject", {"objectId": element.object_id})
         backend = described["node"]["backendNodeId"]
-        for tree, nodes in trees.items():
+        for tree, nodes in read.trees.items():
+            if read.sessions[tree] is not element.session:
+                continue
             found = next((n for n in nodes.values() if n.get("backendDOMNodeId") == backend), None)
             if found is not None:
                 walk.node(tree, found, _Scope(0))
                 break
     title = str(main_nodes[0].get("name", {}).get("value", "")) if main_nodes else ""
-    selectors = await _selectors(conn, walk.drafts, max_chars // MIN_LINE_CHARS)
-    entries = tuple(
-        OutlineEntry(d.kind, d.role, d.name, d.depth, selectors.get(i, ""), d.value, d.states, d.inside, d.cross_origin)
-        for i, d in enumerate(walk.drafts)
-    )
-    return PageOutline(title, selector or "", match_count, entries)
-
-
-def _child_frames(frame_tree: dict[str, Any]) -> list[str]:
-    """The ids of every frame below the main one, in this process, outer ones first."""
-    found = []
-    for child in frame_tree.get("childFrames", ()):
-        found.append(str(child["frame"]["id"]))
-        found += _child_frames(child)
-    return found
-
-
-async def _selectors(conn: BrowserConnection, drafts: list[_Draft], most: int) -> dict[int, str]:
-    """A unique selector for each landmark and frame and for the first controls, `most` in
-    all (or the parts alone when they are more), by draft index."""
-    parts = [(i, d) for i, d in enumerate(drafts) if d.kind in ("landmark", "frame") and d.backend_id is not None]
-    controls = [(i, d) for i, d in enumerate(drafts) if d.kind == "control" and d.backend_id is not None]
-    wanted = parts + controls[: max(0, most - len(parts))]  # every part: the hint of a cut names them
-    page = conn.page
-
-    async def resolve(backend_id: int) -> str | None:
-        params = {"backendNodeId": backend_id, "objectGroup": OBJECT_GROUP}
-        try:
-            return str((await page.send("DOM.resolveNode", params))["object"]["objectId"])
-        except CdpCommandError:
-            return None  # gone since the tree was read
-
-    object_ids = await asyncio.gather(*(resolve(d.backend_id) for _, d in wanted if d.backend_id is not None))
-    by_document: dict[str, list[tuple[int, str]]] = {}
-    for (index, draft), object_id in zip(wanted, object_ids, strict=True):
-        if object_id is not None:
-            by_document.setdefault(draft.tree, []).append((index, object_id))
-    found: dict[int, str] = {}
-    try:
-        for members in by_document.values():
-            params = {
-                "functionDeclaration": own_function(outline_function()),
-                "objectId": members[0][1],
-                "arguments": [{"objectId": object_id} for _, object_id in members],
-                "returnByValue": True,
-                "silent": True,
-            }
-            reply = await conn.features.unless_blocked(page.send("Runtime.callFunctionOn", params))
-            if "exceptionDetails" in reply:
-                raise ExecutionError(
-                    f"The page-side outline failed: {exception_text(reply['exceptionDetails'])}",
-                    suggestion="The page may be navigating; try again, or check it with {tool:evaluate_js}.",
-                )
-            values = reply["result"].get("value") or []
-            found.update((index, str(sel)) for (index, _), sel in zip(members, values, strict=False) if sel)
-    finally:
-        await page.send("Runtime.releaseObjectGroup", {"objectGroup": OBJECT_GROUP})
-    return found
+    parts = ("landmark", "frame")
+    wanted = [SelectorWanted(d.kind in parts, read.sessions[d.tree], d.tree, d.backend_id) for d in walk.drafts]
+    sessions = list({id(s): s for s in read.sessions.values()}.values())
+    selectors = await outline_selectors(conn, wanted, sessions, max_chars // MIN_LINE_CHARS)
+    entries = tuple(d.entry(selectors.get(i, "")) for i, d in enumerate(walk.drafts))
+    return PageOutline(title, selector or "", match_count, entries, scope_frame)

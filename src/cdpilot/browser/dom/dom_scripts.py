@@ -49,9 +49,10 @@ def method(library_name: str, entry: str) -> str:
     return f"function () {{\n{library(library_name)}\nreturn {entry}(this);\n}}"
 
 
-def outline_function() -> str:
+def outline_function(candidates: int) -> str:
     """The function declaration page_outline sends with ``Runtime.callFunctionOn``: it hands its
-    arguments (the elements of one document) to ``selectorsOf`` as one array. Inside it,
+    arguments (the elements of one document) to ``selectorsOf`` as one array, for up to
+    `candidates` selectors each. Inside it,
     ``document`` is the topmost same-origin document (``topDocument`` in ``dom_outline.js``),
     so the elements of a frame get selectors unique across every tree the DOM tools search
     from the page, although the function runs in the frame's own context."""
@@ -59,7 +60,7 @@ def outline_function() -> str:
         "function (...nodes) {",
         "const document = topDocument();",
         library("outline"),
-        "return selectorsOf(nodes);",
+        f"return selectorsOf(nodes, {candidates});",
         "}",
     )
     return "\n".join(lines)

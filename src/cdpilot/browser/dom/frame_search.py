@@ -142,17 +142,19 @@ async def frames_for(
     return found
 
 
-def not_searched(prefix: str, slot: FrameSlot, exc: BaseException | None) -> UnsearchedFrame:
-    """Why a cross-origin iframe was not searched: no target (yet), gone, or silent."""
+def frame_failure(exc: BaseException | None) -> str:
+    """Why a cross-origin iframe could not be read: no target (yet), gone, or silent."""
     if exc is None:
-        reason = "no frame target of its own (yet)"
-    elif isinstance(exc, CdpTimeoutError):
-        reason = "it did not answer"
-    elif isinstance(exc, BrowserConnectionError):
-        reason = "its target is gone (crashed or detached)"
-    else:
-        reason = "its document was changing"
-    return UnsearchedFrame(join_where(prefix, slot.where), slot.src, reason)
+        return "no frame target of its own (yet)"
+    if isinstance(exc, CdpTimeoutError):
+        return "it did not answer"
+    if isinstance(exc, BrowserConnectionError):
+        return "its target is gone (crashed or detached)"
+    return "its document was changing"
+
+
+def not_searched(prefix: str, slot: FrameSlot, exc: BaseException | None) -> UnsearchedFrame:
+    return UnsearchedFrame(join_where(prefix, slot.where), slot.src, frame_failure(exc))
 
 
 async def _each_slot(

@@ -2,8 +2,9 @@
 
 The outline is a flat list in document order, each entry with its depth: landmarks and
 frames nest what they hold, a heading nests what follows it up to the next heading of its
-level or higher. `ax_outline` builds it; the renderer in `cdpilot.answers.outline_answers`
-only decides how much of it fits.
+level or higher. A cross-origin iframe's document, read in its own target, stands under its
+iframe like any other frame's, its selectors unique across the page. `ax_outline` builds
+it; the renderer in `cdpilot.answers.outline_answers` only decides how much of it fits.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ class OutlineEntry:
     value: str = ""  # a field's value, a select's chosen option, a slider's position
     states: tuple[str, ...] = ()  # e.g. ("checked", "disabled", "expanded", "required")
     inside: int = 0  # a landmark or frame: how many entries follow it that it holds
-    cross_origin: bool = False  # a frame whose document lives in another process: not outlined
+    frame_url: str = ""  # a cross-origin iframe outlined from its own target: its document's URL
+    not_outlined: str = ""  # a cross-origin iframe whose document could not be read: why
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class PageOutline:
     scope: str  # "" for the whole page, else the selector asked for
     match_count: int  # how many elements `scope` matched (the first one is outlined)
     entries: tuple[OutlineEntry, ...]
+    scope_frame: str = ""  # the scope is inside a cross-origin iframe: that iframe, as the element tools name it
 
     @property
     def controls(self) -> int:
@@ -44,4 +47,9 @@ class PageOutline:
 
     @property
     def cross_origin_frames(self) -> int:
-        return sum(1 for entry in self.entries if entry.cross_origin)
+        """Cross-origin iframes outlined from their own targets."""
+        return sum(1 for entry in self.entries if entry.frame_url)
+
+    @property
+    def not_outlined(self) -> int:
+        return sum(1 for entry in self.entries if entry.not_outlined)

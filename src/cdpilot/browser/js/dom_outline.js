@@ -1,11 +1,15 @@
-// DOM library: page_outline, the most stable unique selector of each element it is handed (entry point: selectorsOf).
-// The elements come from the accessibility tree, all of one document; '' where no unique selector exists.
-function selectorsOf(elements) {
+// DOM library: page_outline, the `max` most stable unique selectors of each element it is handed, best first
+// (entry point: selectorsOf). The elements come from the accessibility tree, all of one document; [] where no
+// unique selector exists. With cross-origin iframes outlined, the first that no other frame matches is kept.
+function selectorsOf(elements, max) {
   const {roots} = scan(null);
-  return elements.map(el => {
-    const found = el && el.nodeType === 1 ? selectorsFor(el, roots, 1) : [];
-    return found.length ? found[0].selector : '';
-  });
+  return elements.map(el => (el && el.nodeType === 1 ? selectorsFor(el, roots, max) : []).map(s => s.selector));
+}
+
+// How many elements each selector matches in this document and every tree the DOM tools search from it.
+function countsOf(selectors) {
+  const {roots} = scan(null);
+  return selectors.map(sel => roots.reduce((n, r) => n + r.root.querySelectorAll(sel).length, 0));
 }
 
 // The topmost document this one can reach (itself, or the same-origin documents it is framed in). The

@@ -1,0 +1,101 @@
+"""The accessibility trees page_outline reads: the page's, and each cross-origin iframe's from its own target.
+
+One ``Accessibility.getFullAXTree`` per frame of a process: the target's own frame, then each
+same-process iframe in it (``Page.getFrameTree`` lists exactly those; ``DOM.getFrameOwner``
+says which iframe element holds each). With site isolation a cross-origin iframe is a target
+of its own, which `ChildTargets` holds next to the session of its parent's document: its
+trees are read the same way in its session, down through nested ones, under a short deadline
+so one stuck frame cannot hold up the outline. A frame that cannot be read keeps the reason.
+
+Backend node ids are only unique within one renderer, so an iframe element is known by its
+session and its backend node id together (a `FrameKey`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from cdpilot.browser.dom.frame_search import FRAME_FAILURES, frame_failure
+from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.cdp import CdpSession
+from cdpilot.errors import CdpCommandError
+
+# A cross-origin iframe's renderer answers in milliseconds unless it is stuck (a long script, a
+# debugger pause); the outline is a quick look, so it waits less for one than the element tools
+# do (`FRAME_TIMEOUT_S`), which must find the one element asked for.
+FRAME_DEADLINE_S = 3.0
+FrameKey = tuple[str, int]  # the session id holding an iframe element, and the element's backend node id
+
+
+@dataclass
+class OutlineTrees:
+    """Every accessibility tree of the page, by frame id, with the session each was read in."""
+
+    trees: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # frame id -> AX node id -> node
+    sessions: dict[str, CdpSession] = field(default_factory=dict)  # frame id -> the session of its document
+    frames: dict[FrameKey, str] = field(default_factory=dict)  # iframe element -> the frame id it holds
+    urls: dict[str, str] = field(default_factory=dict)  # a cross-origin frame's id -> its document's URL
+    unread: dict[FrameKey, str] = field(default_factory=dict)  # iframe element -> why its frame was not read
+
+    def root_children(self, frame_id: str) -> list[str]:
+        """The AX node ids just below the frame's root node."""
+        root = next(iter(self.trees.get(frame_id, {}).values()), None)
+        return [str(c) for c in root.get("childIds", ())] if root is not None else []
+
+
+def frame_key(session: CdpSession, backend_id: int) -> FrameKey:
+    return (session.session_id or "", backend_id)
+
+
+async def read_trees(conn: BrowserConnection, main_nodes: list[dict[str, Any]]) -> OutlineTrees:
+    """The page's trees (its main frame's already read: `main_nodes`) and every iframe's it can reach."""
+    found = OutlineTrees()
+    await _read_target(conn, conn.page, main_nodes, found, None)
+    return found
+
+
+async def _read_target(
+    conn: BrowserConnection,
+    session: CdpSession,
+    main_nodes: list[dict[str, Any]],
+    found: OutlineTrees,
+    deadline: float | None,
+) -> str:
+    """Read one target's frames into `found`, then its cross-origin iframes'; its own frame id."""
+    main_frame = str(main_nodes[0].get("frameId", "")) if main_nodes else ""
+    found.trees[main_frame] = {str(n["nodeId"]): n for n in main_nodes}
+    found.sessions[main_frame] = session
+    frame_tree = (await session.send("Page.getFrameTree", timeout_s=deadline))["frameTree"]
+    if deadline is not None:
+        found.urls[main_frame] = str(frame_tree["frame"].get("url", ""))
+    for frame_id in _child_frames(frame_tree):
+        try:
+            owner = await session.send("DOM.getFrameOwner", {"frameId": frame_id}, timeout_s=deadline)
+            nodes = await session.send("Accessibility.getFullAXTree", {"frameId": frame_id}, timeout_s=deadline)
+        except CdpCommandError:
+            continue  # it went away meanwhile
+        found.frames[frame_key(session, int(owner["backendNodeId"]))] = frame_id
+        found.trees[frame_id] = {str(n["nodeId"]): n for n in nodes["nodes"]}
+        found.sessions[frame_id] = session
+    for frame in conn.features.children.frames_in(session):
+        try:
+            owner = await session.send("DOM.getFrameOwner", {"frameId": frame.frame_id}, timeout_s=FRAME_DEADLINE_S)
+        except FRAME_FAILURES:
+            continue  # its iframe element went away: the walk says it was not outlined
+        key = frame_key(session, int(owner["backendNodeId"]))
+        try:
+            reply = await frame.session.send("Accessibility.getFullAXTree", timeout_s=FRAME_DEADLINE_S)
+            found.frames[key] = await _read_target(conn, frame.session, reply["nodes"], found, FRAME_DEADLINE_S)
+        except FRAME_FAILURES as exc:
+            found.unread[key] = frame_failure(exc)
+    return main_frame
+
+
+def _child_frames(frame_tree: dict[str, Any]) -> list[str]:
+    """The ids of every frame below the target's own, in its process, outer ones first."""
+    found = []
+    for child in frame_tree.get("childFrames", ()):
+        found.append(str(child["frame"]["id"]))
+        found += _child_frames(child)
+    return found
