@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from cdpilot.answers.emulation_report import emulation_answer, network_text
-from cdpilot.browser.page.emulation_facts import (
+from cdpilot.browser.emulation.emulation_facts import (
     EmulationReport,
     EmulationState,
     Geolocation,
     NetworkThrottle,
     Viewport,
 )
-from cdpilot.browser.page.emulation_presets import NETWORK_PRESETS
+from cdpilot.browser.emulation.emulation_presets import NETWORK_PRESETS
 from cdpilot.browser.page.page_facts import MediaEmulation
 
 URL = "http://127.0.0.1:8000/"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cdpilot.answers.performance_report import metrics_answer, trace_answer
-from cdpilot.browser.page.performance_facts import (
+from cdpilot.browser.performance.performance_facts import (
     Interactions,
     LargestPaint,
     LayoutShifts,

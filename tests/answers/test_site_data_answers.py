@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cdpilot.answers.site_data_answers import (
+    cookie_set_line,
     cookie_text,
     cookies_answer,
     cookies_deleted_line,
@@ -37,6 +38,13 @@ def test_cut_values_say_how_to_see_them_whole() -> None:
     text = cookies_answer([SID], domain=None, name=None, include_values=False, max_chars=5000)
     assert text.endswith("Values are cut; {param:get_cookies.include_values}=true shows them whole.")
     assert "Values are cut" not in cookies_answer([SID], domain=None, name=None, include_values=True, max_chars=5000)
+
+
+def test_a_cookie_for_another_site_says_the_current_page_does_not_get_it() -> None:
+    assert cookie_set_line(SID, "127.0.0.1").endswith(
+        "SameSite=Lax). The current page (127.0.0.1) does not get it: it goes to example.com only."
+    )
+    assert cookie_set_line(SID).endswith("SameSite=Lax).")
 
 
 def test_deleted_cookies_are_named() -> None:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from cdpilot.browser.page.emulation_facts import EmulationState, NetworkThrottle
-from cdpilot.browser.page.emulation_presets import (
+from cdpilot.browser.emulation.emulation_facts import EmulationState, NetworkThrottle
+from cdpilot.browser.emulation.emulation_presets import (
     NETWORK_PRESETS,
     check_clear_alone,
     device_preset,
     emulation_change,
 )
-from cdpilot.browser.page.page_emulation import combined_state
+from cdpilot.browser.emulation.page_emulation import combined_state
 from cdpilot.errors import ArgumentError
 
 

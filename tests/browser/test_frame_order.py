@@ -18,8 +18,8 @@ from cdpilot.browser.dom.element_facts import (
     QueryFindings,
     UnsearchedFrame,
 )
-from cdpilot.browser.dom.frame_facts import FrameQuery, FrameSlot, merge_inspect, merge_query
-from cdpilot.browser.dom.frame_search import FrameCount, FrameHop
+from cdpilot.browser.frames.frame_facts import FrameQuery, FrameSlot, merge_inspect, merge_query
+from cdpilot.browser.frames.frame_search import FrameCount, FrameHop
 
 SPAN = ElementSummary(0, "span", "", (), True, "", "", False, False, "", "<span>", "", 0, 0, (), 0)
 GONE = UnsearchedFrame("iframe#ad", "http://localhost:1/ad", "no frame target attached")

@@ -57,6 +57,11 @@ async def test_cookies_are_listed_cut_set_and_deleted(app: ModeClient) -> None:
     await app.ok("reload")
     assert await app.js("document.getElementById('who').textContent") == "dark"
 
+    elsewhere = await app.ok("set_cookie", name="sso", value="1", domain="login.example.test")
+    assert elsewhere.endswith("The current page (127.0.0.1) does not get it: it goes to login.example.test only.")
+    assert "sso=" not in await app.js("document.cookie")
+    await app.ok("delete_cookies", name="sso")
+
     text = await app.ok("delete_cookies", name="theme")
     assert text == "Deleted 1 cookie: theme (127.0.0.1).", text
     assert await app.ok("get_cookies", name="theme") == "No cookies named 'theme'."

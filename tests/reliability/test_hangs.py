@@ -129,6 +129,8 @@ async def test_a_crashed_tab(session: Session, site: str) -> None:
     error, text, took = await session.call("query_elements", selector="h1")
     session.report.record("hangs", **{"crashed tab: error type": error, "crashed tab: seconds": round(took, 2)})
     assert error == "CONNECTION" and "The page crashed" in text and "reload()" in text and took < 2
+    error, text, _ = await session.call("save_pdf", path="crashed.pdf")
+    assert error == "CONNECTION" and "The page crashed" in text, text
     error, text, _ = await session.call("reload")
     assert error is None, text
     error, text, took = await session.call("evaluate_js", expression="6 * 7")

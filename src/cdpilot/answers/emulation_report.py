@@ -6,7 +6,7 @@ sees the whole of what the page now runs under, not only what the call changed.
 
 from __future__ import annotations
 
-from cdpilot.browser.page.emulation_facts import EmulationReport, EmulationState, NetworkThrottle
+from cdpilot.browser.emulation.emulation_facts import EmulationReport, EmulationState, NetworkThrottle
 from cdpilot.text import clip
 
 MAX_USER_AGENT_CHARS = 400  # a user agent is one line; a longer one is cut, marked

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from cdpilot.browser.page.performance_facts import (
+from cdpilot.browser.performance.performance_facts import (
     Interactions,
     LargestPaint,
     LayoutShifts,

@@ -50,8 +50,13 @@ def cookie_text(cookie: Cookie, *, include_values: bool) -> str:
     return f"{cookie.name}={one_line(value)} ({', '.join(flags)})"
 
 
-def cookie_set_line(cookie: Cookie) -> str:
-    return f"Set cookie {cookie_text(cookie, include_values=False)}."
+def cookie_set_line(cookie: Cookie, unseen_by: str | None = None) -> str:
+    """The cookie as the browser holds it; `unseen_by` is the current page's host when the cookie
+    is not for it, said so that nobody expects that page to see it."""
+    line = f"Set cookie {cookie_text(cookie, include_values=False)}."
+    if unseen_by is not None:
+        line += f" The current page ({unseen_by}) does not get it: it goes to {cookie.domain.lstrip('.')} only."
+    return line
 
 
 def cookies_deleted_line(deleted: Sequence[Cookie]) -> str:

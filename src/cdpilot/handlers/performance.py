@@ -12,7 +12,7 @@ import time
 from cdpilot_generated.models import PerformanceMetricsArgs, RecordTraceArgs
 
 from cdpilot.answers.performance_report import metrics_answer, trace_answer
-from cdpilot.browser.page import performance_entries, tracing
+from cdpilot.browser.performance import performance_entries, tracing
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import browser
 from cdpilot.output_files import check_output_path, open_output

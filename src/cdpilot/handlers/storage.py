@@ -47,7 +47,7 @@ async def set_cookie(args: SetCookieArgs, ctx: ToolContext) -> ToolResult:
         secure=args.secure,
         same_site=args.same_site,
     )
-    return ToolResult(answers.cookie_set_line(cookie))
+    return ToolResult(answers.cookie_set_line(cookie, site_data.host_outside(conn, cookie)))
 
 
 async def delete_cookies(args: DeleteCookiesArgs, ctx: ToolContext) -> ToolResult:

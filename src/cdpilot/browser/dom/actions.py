@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from cdpilot.browser.dom.element_facts import ActionReport, ChosenOption, Effects
-from cdpilot.browser.dom.frame_points import page_point, scroll_frames_into_view
 from cdpilot.browser.dom.keys import KeyPress, key_events, parse_key
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
 from cdpilot.browser.dom.watch import page_context, perform
+from cdpilot.browser.frames.frame_points import page_point, scroll_frames_into_view
 from cdpilot.browser.own_scripts import own_function, page_script
 from cdpilot.browser.page.evaluation import exception_text
 from cdpilot.browser.page.page_facts import DialogInfo

@@ -23,8 +23,8 @@ from typing import Any, Literal, NoReturn
 from cdpilot import progress
 from cdpilot.browser.dom.dom_scripts import script
 from cdpilot.browser.dom.element_facts import ElementTarget, InspectFindings, QueryFindings, WaitResult
-from cdpilot.browser.dom.frame_facts import FrameSlot, join_where, merge_inspect, merge_query
-from cdpilot.browser.dom.frame_search import (
+from cdpilot.browser.frames.frame_facts import FrameSlot, join_where, merge_inspect, merge_query
+from cdpilot.browser.frames.frame_search import (
     FRAME_FAILURES,
     FRAME_TIMEOUT_S,
     SCRIPT_TIMEOUT_S,
@@ -37,7 +37,7 @@ from cdpilot.browser.dom.frame_search import (
     slots_of,
     unsearched_note,
 )
-from cdpilot.browser.dom.frame_waits import wait_round
+from cdpilot.browser.frames.frame_waits import wait_round
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import ArgumentError, CdpCommandError, CdpTimeoutError, FieldProblem, StateError

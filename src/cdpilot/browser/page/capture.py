@@ -20,9 +20,9 @@ import math
 from typing import Any
 
 from cdpilot import progress
+from cdpilot.browser.emulation import page_emulation
+from cdpilot.browser.emulation.emulation_facts import Viewport
 from cdpilot.browser.own_scripts import own_expression, page_script
-from cdpilot.browser.page import page_emulation
-from cdpilot.browser.page.emulation_facts import Viewport
 from cdpilot.browser.page.page_facts import (
     ImageFormat,
     ImageLimits,

@@ -226,6 +226,13 @@ def _cookie_param(raw: dict[str, Any]) -> dict[str, Any]:
     return param
 
 
+def host_outside(conn: BrowserConnection, cookie: Cookie) -> str | None:
+    """The current page's host when `cookie` is not sent to it (a cookie set for another site,
+    to carry a login there, is legitimate, but the page at hand will not see it); else None."""
+    host = _page_host(conn)
+    return host if host is not None and not _in_domain(host, cookie.domain) else None
+
+
 def _in_domain(cookie_domain: str, wanted: str) -> bool:
     have, want = cookie_domain.lstrip(".").lower(), wanted.lstrip(".").lower()
     return have == want or have.endswith("." + want)

@@ -13,9 +13,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from cdpilot.browser.emulation.page_emulation import TabEmulations
 from cdpilot.browser.observe.network import NetworkLog
 from cdpilot.browser.page.origin_policy import OriginPolicy
-from cdpilot.browser.page.page_emulation import TabEmulations
 from cdpilot.browser.session.connection_facts import ConnectionKind
 from cdpilot.browser.session.downloads import Downloads
 from cdpilot.browser.session.features import PageFeatures

@@ -11,7 +11,7 @@ the click instead.
 
 from __future__ import annotations
 
-from cdpilot.browser.dom.frame_search import FrameHop
+from cdpilot.browser.frames.frame_search import FrameHop
 from cdpilot.browser.own_scripts import own_function, page_script
 from cdpilot.browser.session.browser_connection import BrowserConnection
 

@@ -17,9 +17,15 @@ import secrets
 from typing import Any
 
 from cdpilot.browser.dom.dom_scripts import script
-from cdpilot.browser.dom.frame_facts import join_where
-from cdpilot.browser.dom.frame_search import FRAME_FAILURES, FrameCount, count_tree, invalid_selector, run_page_script
-from cdpilot.browser.dom.frame_search import slots_of as page_slots
+from cdpilot.browser.frames.frame_facts import join_where
+from cdpilot.browser.frames.frame_search import (
+    FRAME_FAILURES,
+    FrameCount,
+    count_tree,
+    invalid_selector,
+    run_page_script,
+)
+from cdpilot.browser.frames.frame_search import slots_of as page_slots
 from cdpilot.browser.own_scripts import own_expression
 from cdpilot.browser.page.evaluation import exception_text
 from cdpilot.browser.session.browser_connection import BrowserConnection

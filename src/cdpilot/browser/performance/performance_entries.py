@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from cdpilot.browser.own_scripts import own_expression, page_script
-from cdpilot.browser.page.performance_facts import (
+from cdpilot.browser.performance.performance_facts import (
     Interactions,
     LargestPaint,
     LayoutShifts,

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from cdpilot.browser.dom.dom_scripts import method, script
 from cdpilot.browser.dom.element_facts import QueryFindings, UnsearchedFrame
-from cdpilot.browser.dom.frame_facts import FrameQuery, FrameSlot, frame_name, join_where
+from cdpilot.browser.frames.frame_facts import FrameQuery, FrameSlot, frame_name, join_where
 from cdpilot.browser.observe.child_targets import FrameTarget
 from cdpilot.browser.own_scripts import own_expression, own_function
 from cdpilot.browser.page.evaluation import exception_text

@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 
 from cdpilot import progress
 from cdpilot.browser.page import loading
-from cdpilot.browser.page.performance_facts import Recording, TraceFile
+from cdpilot.browser.performance.performance_facts import Recording, TraceFile
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpSession
 from cdpilot.errors import CdpCommandError, CdpilotError, CdpTimeoutError, StateError

@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from cdpilot.browser.page.emulation_facts import (
+from cdpilot.browser.emulation.emulation_facts import (
     EmulationChange,
     EmulationReport,
     EmulationState,

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import TypeVar
 
-from cdpilot.browser.page.emulation_facts import DevicePreset, EmulationChange, Geolocation, NetworkThrottle
+from cdpilot.browser.emulation.emulation_facts import DevicePreset, EmulationChange, Geolocation, NetworkThrottle
 from cdpilot.errors import ArgumentError, FieldProblem
 
 NETWORK_PRESETS: dict[str, NetworkThrottle] = {
