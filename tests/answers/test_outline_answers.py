@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cdpilot.answers.outline_answers import entry_line, outline_answer
-from cdpilot.browser.dom.outline_facts import OutlineEntry, PageOutline
+from cdpilot.browser.outline.outline_facts import OutlineEntry, PageOutline
 
 SHOP = PageOutline(
     "Shop",

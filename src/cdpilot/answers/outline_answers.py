@@ -8,7 +8,7 @@ next call can outline one of them alone.
 
 from __future__ import annotations
 
-from cdpilot.browser.dom.outline_facts import OutlineEntry, PageOutline
+from cdpilot.browser.outline.outline_facts import OutlineEntry, PageOutline
 from cdpilot.text import clip, one_line, plural
 
 NAME_CHARS = 60

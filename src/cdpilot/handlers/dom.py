@@ -10,7 +10,8 @@ from cdpilot_generated.models import InspectElementArgs, PageOutlineArgs, QueryE
 
 from cdpilot.answers.elements import inspect_answer, query_answer, wait_answer
 from cdpilot.answers.outline_answers import outline_answer
-from cdpilot.browser.dom import ax_outline, query
+from cdpilot.browser.dom import query
+from cdpilot.browser.outline import ax_outline
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import browser
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cdpilot.browser.dom.frame_search import FRAME_FAILURES, frame_failure
+from cdpilot.browser.frames.frame_search import FRAME_FAILURES, frame_failure
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpSession
 from cdpilot.errors import CdpCommandError

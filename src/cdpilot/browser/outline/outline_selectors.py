@@ -21,8 +21,8 @@ import contextlib
 from dataclasses import dataclass
 
 from cdpilot.browser.dom.dom_scripts import outline_function, script
-from cdpilot.browser.dom.frame_outline import FRAME_DEADLINE_S
-from cdpilot.browser.dom.frame_search import FRAME_FAILURES, SCRIPT_TIMEOUT_S, run_page_script
+from cdpilot.browser.frames.frame_search import FRAME_FAILURES, SCRIPT_TIMEOUT_S, run_page_script
+from cdpilot.browser.outline.frame_outline import FRAME_DEADLINE_S
 from cdpilot.browser.own_scripts import own_function
 from cdpilot.browser.page.evaluation import exception_text
 from cdpilot.browser.session.browser_connection import BrowserConnection

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cdpilot.browser.dom.frame_outline import OutlineTrees, frame_key, read_trees
-from cdpilot.browser.dom.outline_facts import EntryKind, OutlineEntry, PageOutline
-from cdpilot.browser.dom.outline_selectors import SelectorWanted, outline_selectors
 from cdpilot.browser.dom.query import resolve_element
+from cdpilot.browser.outline.frame_outline import OutlineTrees, frame_key, read_trees
+from cdpilot.browser.outline.outline_facts import EntryKind, OutlineEntry, PageOutline
+from cdpilot.browser.outline.outline_selectors import SelectorWanted, outline_selectors
 from cdpilot.browser.session.browser_connection import BrowserConnection
 
 LANDMARKS = frozenset(
