@@ -1,18 +1,6 @@
-"""Acting on elements as a user would: real mouse and keyboard events, once the element is ready.
-
-Before a click or hover the element must be visible, stable (the same box on two animation
-frames in a row) and, for a click, enabled. That wait runs in the page as one awaited
-promise that checks on every animation frame, so it ends the frame the element is ready,
-or with the reason it never was (hidden / moving / disabled) at the deadline. The click
-point is the centre of the element's first content quad (``DOM.getContentQuads`` answers
-in top-level viewport coordinates, same-origin iframes included; in a cross-origin iframe's
-own, to which the iframes' boxes are added), and the element must be the hit target there:
-a click that would land on an overlay is refused, naming it. The events are always sent to
-the page, which routes them (and typing, to the focused element) into the iframe.
-
-Page-side functions run with ``Runtime.callFunctionOn`` on the element, in the context the
-element was resolved in, which for an iframe's element is the top document's: they use
-``this.ownerDocument`` rather than ``document``.
+"""Acting on elements as a user would: click, hover, fill, press, select, upload and answering
+dialogs, each with real mouse and keyboard events once the element is ready (`element_input`),
+and the report of what it caused (`watch`).
 """
 
 from __future__ import annotations
@@ -22,20 +10,17 @@ from pathlib import Path
 from typing import Any
 
 from cdpilot.browser.dom.element_facts import ActionReport, ChosenOption, Effects
-from cdpilot.browser.dom.keys import KeyPress, key_events, parse_key
+from cdpilot.browser.dom.element_input import actionable_point, call_script, send_keys, send_mouse, wait_actionable
+from cdpilot.browser.dom.keys import KeyPress, parse_key
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
 from cdpilot.browser.dom.watch import page_context, perform
-from cdpilot.browser.frames.frame_points import page_point, scroll_frames_into_view
-from cdpilot.browser.own_scripts import own_function, page_script
-from cdpilot.browser.page.evaluation import exception_text
 from cdpilot.browser.page.page_facts import DialogInfo
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.errors import ArgumentError, CdpCommandError, CdpTimeoutError, ExecutionError, FieldProblem, StateError
+from cdpilot.errors import ArgumentError, FieldProblem, StateError
 from cdpilot.text import clip, one_line
 
 BUTTON_BITS = {"left": 1, "right": 2, "middle": 4}
 DEFAULT_TIMEOUT_MS = 5000
-RENDER_GRACE_S = 2.0  # the page-side wait ends itself at the deadline; this covers a page that renders no frames
 MAX_OPTIONS_LISTED = 10
 
 
@@ -248,78 +233,6 @@ async def action_report(
     return ActionReport(element.target if element is not None else None, effects, context=context)
 
 
-async def actionable_point(
-    conn: BrowserConnection, element: ElementHandle, timeout_ms: int, *, need_enabled: bool
-) -> tuple[float, float]:
-    """Wait until the element can be acted on; scroll it in; its centre, if it is the hit target there."""
-    await wait_actionable(conn, element, timeout_ms, need_enabled=need_enabled, need_editable=False)
-    features, session, target = conn.features, element.session, {"objectId": element.object_id}
-    await scroll_frames_into_view(conn, element.frames)
-    await features.unless_blocked(session.send("DOM.scrollIntoViewIfNeeded", target))
-    quads = (await features.unless_blocked(session.send("DOM.getContentQuads", target)))["quads"]
-    centres = [(sum(q[0::2]) / 4, sum(q[1::2]) / 4) for q in quads if _area(q) > 0]
-    if not centres:
-        raise _not_actionable(element, "hidden:no box on screen", timeout_ms)
-    x, y = centres[0]  # in the viewport of the element's frame: the page's, or a cross-origin iframe's
-    covering = await call_script(conn, element, "hit_target", x, y)
-    if not covering:  # then, in the page: what covers an iframe it is in
-        x, y, covering = await page_point(conn, element.frames, x, y)
-    if covering:
-        raise StateError(
-            f"{element.description} is covered by {covering} at its centre ({x:.0f}, {y:.0f}); the pointer "
-            "would land there.",
-            suggestion="Close or move what covers it first (a banner, overlay or menu, e.g. with "
-            "{tool:click_element} or {tool:press_key} Escape), then retry.",
-        )
-    return x, y
-
-
-async def wait_actionable(
-    conn: BrowserConnection, element: ElementHandle, timeout_ms: int, *, need_enabled: bool, need_editable: bool
-) -> None:
-    """Wait until the element is visible and still (and enabled, editable, when asked); a StateError saying why not."""
-    conn.features.raise_if_blocked()  # the check below waits on animation frames: a paused page renders none
-    budget_s = timeout_ms / 1000 + RENDER_GRACE_S
-    try:
-        problem = await call_script(
-            conn, element, "actionable", timeout_ms, need_enabled, need_editable, await_promise=True, timeout_s=budget_s
-        )
-    except CdpTimeoutError:
-        problem = "no frames"
-    if problem:
-        raise _not_actionable(element, problem, timeout_ms)
-
-
-def _not_actionable(element: ElementHandle, problem: str, timeout_ms: int) -> StateError:
-    what = element.description
-    if problem.startswith("hidden:"):
-        return StateError(
-            f"{what} is not visible ({problem.removeprefix('hidden:')}) after {timeout_ms} ms.",
-            suggestion="Make it visible first (open its menu, tab or dialog), or wait for it with {tool:wait_for}; "
-            "{tool:query_elements} with {param:query_elements.include_hidden}=true lists hidden matches.",
-        )
-    reasons = {
-        "moving": (
-            f"{what} kept moving (animating) for {timeout_ms} ms.",
-            "Wait for the page with {tool:wait_for}. A higher {param:timeout_ms} gives it time to settle.",
-        ),
-        "disabled": (
-            f"{what} is disabled.",
-            "Do what enables it first (e.g. fill the required fields with {tool:fill_element}), then retry.",
-        ),
-        "readonly": (f"{what} is read-only.", "Pick an editable field; {tool:query_elements} lists them."),
-        "detached": (f"{what} was removed from the page.", "Find it again with {tool:query_elements}."),
-    }
-    message, suggestion = reasons.get(
-        problem,
-        (
-            f"The page rendered no frames for {timeout_ms} ms; {what} could not be checked.",
-            "Retry, or look at the page with {tool:browser_screenshot}.",
-        ),
-    )
-    return StateError(message, suggestion=suggestion)
-
-
 def _not_fillable(element: ElementHandle, kind: str) -> ArgumentError:
     suggestion = {
         "select": "Choose an option with {tool:select_option}.",
@@ -344,52 +257,3 @@ def _no_such_option(element: ElementHandle, by: str, wanted: str, reply: dict[st
         suggestion="Call {tool:select_option} again with one of the values ({param:select_option.value}=…) or labels "
         "({param:select_option.label}=…) above.",
     )
-
-
-async def send_mouse(conn: BrowserConnection, params: dict[str, Any]) -> None:
-    await conn.features.unless_blocked(conn.page.send("Input.dispatchMouseEvent", params))
-
-
-async def send_keys(conn: BrowserConnection, keypress: KeyPress) -> None:
-    for event in key_events(keypress):
-        await conn.features.unless_blocked(conn.page.send("Input.dispatchKeyEvent", event))
-
-
-async def call_script(
-    conn: BrowserConnection,
-    element: ElementHandle,
-    script_name: str,
-    *args: object,
-    await_promise: bool = False,
-    timeout_s: float | None = None,
-) -> Any:
-    """Run the page-side function ``browser/js/<script_name>.js`` with the element as ``this``;
-    its JSON value."""
-    params = {
-        "functionDeclaration": own_function(page_script(script_name)),
-        "objectId": element.object_id,
-        "arguments": [{"value": arg} for arg in args],
-        "returnByValue": True,
-        "awaitPromise": await_promise,
-        "silent": True,  # our own scripts: an exception in them must not pause a page set to pause on all
-    }
-    try:
-        reply = await conn.features.unless_blocked(
-            element.session.send("Runtime.callFunctionOn", params, timeout_s=timeout_s)
-        )
-    except CdpCommandError as exc:  # the element's document went away (navigation, frame removed)
-        raise StateError(
-            f"{element.description} is no longer in the page.", suggestion="Find it again with {tool:query_elements}."
-        ) from exc
-    if "exceptionDetails" in reply:
-        raise ExecutionError(
-            f"A page-side step failed: {exception_text(reply['exceptionDetails'])}",
-            suggestion="The page may be navigating: retry, or look at it with {tool:evaluate_js}.",
-        )
-    return reply["result"].get("value")
-
-
-def _area(quad: list[float]) -> float:
-    """The area of a quad (shoelace formula): zero for an element that takes no space."""
-    xs, ys = quad[0::2], quad[1::2]
-    return abs(sum(xs[i] * ys[(i + 1) % 4] - xs[(i + 1) % 4] * ys[i] for i in range(4))) / 2

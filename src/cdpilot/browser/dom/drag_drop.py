@@ -22,14 +22,9 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from cdpilot.browser.dom.actions import (
-    action_report,
-    actionable_point,
-    call_script,
-    send_mouse,
-    wait_actionable,
-)
+from cdpilot.browser.dom.actions import action_report
 from cdpilot.browser.dom.drag_facts import DragReport, ElementPlace
+from cdpilot.browser.dom.element_input import actionable_point, call_script, send_mouse, wait_actionable
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
 from cdpilot.browser.dom.watch import perform
 from cdpilot.browser.session.browser_connection import BrowserConnection

@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError
-from cdpilot.browser.dom.actions import call_script, send_keys, wait_actionable
 from cdpilot.browser.dom.element_facts import ActionReport, ChosenOption, FieldOutcome, FormReport
+from cdpilot.browser.dom.element_input import call_script, send_keys, wait_actionable
 from cdpilot.browser.dom.keys import parse_key
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
 from cdpilot.browser.dom.watch import page_context, perform
