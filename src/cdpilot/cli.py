@@ -33,6 +33,7 @@ from cdpilot.config import (
     resolve,
 )
 from cdpilot.context import AttachTarget, LaunchDefaults, Settings
+from cdpilot.server.http_settings import HttpSettings
 
 _LEGACY_FLAG = {"true": True, "1": True, "false": False, "0": False, "": False}
 
@@ -175,14 +176,20 @@ def main(argv: list[str] | None = None) -> int:
         config = resolve(given_flags(args), os.environ, args.config)
         mode, source = select_mode(config, os.environ)
         settings = build_settings(config, mode)
+        http = HttpSettings.from_config(config) if config["transport"] == "http" else None
     except ConfigError as exc:
         print(f"cdpilot: {exc}", file=sys.stderr)
         return 2
 
-    from cdpilot.server.app import serve
-
     count = manifests.SMART_TOOL_COUNT if mode == "smart" else manifests.LEGACY_TOOL_COUNT
     served = f"{len(settings.tools)} of {count} tools" if settings.tools is not None else f"{count} tools"
+    if http is not None:
+        from cdpilot.server.http_app import serve_http
+
+        print(f"cdpilot {__version__}: mode={mode} ({source}), {served}, serving {http.url}", file=sys.stderr)
+        return asyncio.run(serve_http(mode, settings, http))
+    from cdpilot.server.app import serve
+
     print(f"cdpilot {__version__}: mode={mode} ({source}), {served}", file=sys.stderr)
     return asyncio.run(serve(mode, settings))
 
