@@ -8,7 +8,9 @@ processes and temp profiles can be counted apart from those of every other test.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -29,8 +31,9 @@ import httpx2 as httpx
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
-from tests.e2e.harness import ModeClient, text_of
+from tests.e2e.harness import ModeClient, spelled, text_of
 from tests.support.chromium import TEST_CHROME_ARGS, processes_with
 from tests.support.pages import serve_pages
 
@@ -39,11 +42,14 @@ pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 def colour_page(name: str) -> tuple[int, str, bytes]:
     """A page titled `name` whose button logs "<name> says hi" to the console."""
-    html = f"<title>{name.title()}</title><button id=b onclick=\"console.log('{name} says hi')\">{name}</button>"
+    script = f"console.log('{name} says hi'); this.dataset.clicked = 'yes'"
+    html = f'<title>{name.title()}</title><button id=b onclick="{script}">{name}</button>'
     return 200, "text/html", html.encode()
 
 
-PAGES = {"/red": colour_page("red"), "/blue": colour_page("blue")}
+SLOW_PAGE = b"""<title>Slow</title><p id=late hidden>late</p>
+<script>setTimeout(() => document.getElementById("late").hidden = false, 400)</script>"""
+PAGES = {"/red": colour_page("red"), "/blue": colour_page("blue"), "/slow": (200, "text/html", SLOW_PAGE)}
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -165,30 +171,34 @@ async def test_two_concurrent_sessions_each_see_only_their_own_browser(
             tasks.start_soon(visit, red, "red")
             tasks.start_soon(visit, blue, "blue")
         assert shared_server.health()["browsers"] == 2
+        pids = {}
         for client, mine, theirs in ((red, "red", "blue"), (blue, "blue", "red")):
             assert await client.js("location.pathname") == f"/{mine}"
             targets = await client.ok("list_targets")
             assert f"/{mine}" in targets and f"/{theirs}" not in targets
             connections = await client.ok("chrome_list_connections")
             assert connections.count("launched Chrome") == 1, connections
+            pids[mine] = re.search(r"browser-1 \[active\] launched \S+ pid=(\d+)", connections)[1]  # type: ignore[index]
             console = await client.ok("get_console_logs")
             assert f"{mine} says hi" in console and f"{theirs} says hi" not in console
             network = await client.ok("list_network_requests")
             assert f"/{mine}" in network and f"/{theirs}" not in network
-        # The other session's connection is unknown here: it can be neither switched to nor closed.
-        kind, text = await blue.error("chrome_switch_connection", connection_id="browser-2")
-        assert "browser-2" in text, (kind, text)
-        kind, _ = await blue.error("chrome_disconnect", connection_id="browser-2")
+        assert pids["red"] != pids["blue"]  # both are "browser-1", each in its own session
+        # Closing "browser-1" in one session closes that session's browser only.
+        await blue.ok("chrome_disconnect", connection_id="browser-1")
+        assert "No connections" in await blue.ok("chrome_list_connections")
+        assert f"pid={pids['red']}" in await red.ok("chrome_list_connections")
         assert await red.js("document.title") == "Red"
 
 
 async def test_ending_a_session_by_delete_closes_its_browser(shared_server: HttpServer) -> None:
+    wait_until(lambda: shared_server.health()["sessions"] == 0, "earlier sessions to end")
     before = len(shared_server.browsers())
     async with http_client(shared_server) as client:
         await client.ok("chrome_launch")
         assert len(shared_server.browsers()) > before
-    wait_until(lambda: len(shared_server.browsers()) == before, "the session's Chromium to end")
-    assert shared_server.health()["sessions"] == 0
+    wait_until(lambda: shared_server.health()["sessions"] == 0, "the session to end")
+    assert len(shared_server.browsers()) == before
 
 
 async def test_the_session_limit_refuses_one_more_with_503_and_the_others_go_on(shared_server: HttpServer) -> None:
@@ -253,3 +263,101 @@ def test_a_foreign_host_or_origin_is_refused(shared_server: HttpServer, header: 
     reply = httpx.post(shared_server.url, json=INITIALIZE, headers={**JSON_HEADERS, **header}, timeout=10)
     assert reply.status_code == status
     assert shared_server.health()["sessions"] == 0
+
+
+@pytest.fixture(scope="module", params=["smart", "legacy"])
+async def mode_client(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[ModeClient]:
+    """A server in one mode over HTTP, and one session of it."""
+    output = tmp_path_factory.mktemp("http-output")
+    with http_server("--output-dir", str(output), mode=request.param) as server:
+        async with http_client(server, request.param) as client:
+            yield client
+
+
+async def test_navigate_query_click_console_and_screenshot_over_http(mode_client: ModeClient, site_url: str) -> None:
+    client = mode_client
+    assert "Red" in await client.ok("navigate", url=f"{site_url}/red")
+    found = await client.ok("query_elements", selector="button")
+    assert '1 match "button"' in found and 'button#b "red"' in found, found
+    await client.ok("click_element", selector="#b")
+    assert "red says hi" in await client.ok("get_console_logs")
+    assert await client.js("document.querySelector('#b').dataset.clicked") == "yes"
+    shot = await client.call("browser_screenshot")
+    assert not shot.is_error and [block.type for block in shot.content] == ["text", "image"]
+    saved = await client.ok("browser_screenshot", path="shot.png")
+    written = re.search(r"(/\S+shot\.png)", saved)
+    assert written and Path(written[1]).parent.name.startswith("session-") and Path(written[1]).is_file(), saved
+
+
+async def test_each_session_has_its_own_rate_limit() -> None:
+    with http_server("--rate-limit", "2/600") as server:
+        async with http_client(server) as eager, http_client(server) as other:
+            for _ in range(2):
+                await eager.ok("chrome_list_connections")
+            kind, text = await eager.error("chrome_list_connections")
+            assert "over its rate limit" in text, (kind, text)
+            await other.ok("chrome_list_connections")
+
+
+async def test_the_error_contract_is_the_same_as_on_stdio(mode_client: ModeClient) -> None:
+    client = mode_client
+    kind, text = await client.error("navigate", url="")
+    assert kind == "VALIDATION" and "\n\nSuggestion: " in text
+    result = await client.call("navigate", url="")
+    assert (
+        result.meta["cdpilot/recoverable"] is True
+        and result.meta["cdpilot/toolName"] == spelled(client.mode, "navigate", {})[0]
+    )
+    with pytest.raises(MCPError) as info:
+        await client.client.call_tool("no_such_tool", {})
+    assert info.value.code == -32602 and info.value.message == "Unknown tool: no_such_tool"
+
+
+async def test_progress_reaches_a_client_that_asks_over_http(mode_client: ModeClient, site_url: str) -> None:
+    received: list[tuple[float, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        received.append((progress, message))
+
+    name, args = spelled(mode_client.mode, "navigate", {"url": f"{site_url}/slow"})
+    result = await mode_client.client.call_tool(name, args, progress_callback=on_progress)
+    assert not result.is_error and received and all(message for _, message in received), received
+    assert [number for number, _ in received] == sorted({number for number, _ in received})
+
+
+async def test_a_cancelled_call_gets_no_result_and_the_session_goes_on(
+    shared_server: HttpServer, site_url: str
+) -> None:
+    """The call would time out after 2 s and answer with an error result on its own stream: once
+    cancelled, the stream ends with the SDK's "Request cancelled" instead (over HTTP the POST that
+    carried the call must end somehow), and the session still serves the next call."""
+    async with httpx.AsyncClient(headers=JSON_HEADERS, timeout=30) as web:
+        opened = await web.post(shared_server.url, json=INITIALIZE)
+        web.headers["Mcp-Session-Id"] = opened.headers["mcp-session-id"]
+        web.headers["Mcp-Protocol-Version"] = "2025-06-18"
+        await web.post(shared_server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+        def call(request_id: int, tool: str, meta: dict[str, Any], **arguments: Any) -> dict[str, Any]:
+            params = {"name": tool, "arguments": arguments, "_meta": meta}
+            return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+        assert (await web.post(shared_server.url, json=call(1, "navigate", {}, url=f"{site_url}/red"))).is_success
+        seen: list[dict[str, Any]] = []
+        wait = call(2, "wait_for", {"progressToken": "w"}, selector="#never", timeout_ms=2000)
+        with anyio.fail_after(20):
+            async with web.stream("POST", shared_server.url, json=wait) as stream:
+                async for line in stream.aiter_lines():
+                    if line.startswith("data:"):
+                        seen.append(json.loads(line.removeprefix("data:")))
+                        if len(seen) == 1:  # under way: a progress notification came first
+                            cancel = {"requestId": 2, "reason": "test"}
+                            notice = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel}
+                            assert (await web.post(shared_server.url, json=notice)).status_code == 202
+        assert seen[0]["method"] == "notifications/progress"
+        answers = [message for message in seen if message.get("id") == 2]
+        assert answers == [{"jsonrpc": "2.0", "id": 2, "error": {"code": -32800, "message": "Request cancelled"}}]
+        later = await web.post(shared_server.url, json=call(3, "list_targets", {}))
+        assert later.is_success and "/red" in later.text
+        await web.delete(shared_server.url)

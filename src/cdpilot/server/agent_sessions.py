@@ -98,11 +98,14 @@ class SessionTable:
         connection.exit_stack.push_async_callback(self._close, session_id)
 
     async def _close(self, session_id: str) -> None:
-        session = self._sessions.pop(session_id, None)
-        if session is not None:
-            browsers = session.connections.launched_count
+        """Close the session's browsers, then forget it: while it is counted, it may still hold some."""
+        session = self._sessions[session_id]
+        browsers = session.connections.launched_count
+        try:
             await session.aclose()
-            print(f"cdpilot http: session {session_id[:12]} ended, {browsers} browser(s) closed", file=sys.stderr)
+        finally:
+            del self._sessions[session_id]
+        print(f"cdpilot http: session {session_id[:12]} ended, {browsers} browser(s) closed", file=sys.stderr)
 
     def kill_all_now(self) -> None:
         """Synchronous last resort (atexit): SIGKILL every session's browsers."""
