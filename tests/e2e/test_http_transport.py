@@ -131,13 +131,15 @@ def wait_until(condition: Any, what: str, within_s: float = 30) -> None:
 
 @asynccontextmanager
 async def http_client(
-    server: HttpServer, mode: str = "legacy", *, token: str | None = None, delete: bool = True
+    server: HttpServer | str, mode: str = "legacy", *, token: str | None = None, delete: bool = True
 ) -> AsyncIterator[ModeClient]:
+    """A session of `server` (or of the MCP endpoint at that URL), closed by DELETE unless told not to."""
+    url = server if isinstance(server, str) else server.url
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     async with (
         httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(60, read=300)) as web,
         Client(
-            streamable_http_client(server.url, http_client=web, terminate_on_close=delete),
+            streamable_http_client(url, http_client=web, terminate_on_close=delete),
             mode="legacy",
             read_timeout_seconds=60,
         ) as client,
@@ -361,3 +363,52 @@ async def test_a_cancelled_call_gets_no_result_and_the_session_goes_on(
         later = await web.post(shared_server.url, json=call(3, "list_targets", {}))
         assert later.is_success and "/red" in later.text
         await web.delete(shared_server.url)
+
+
+def haproxy_config(lb_port: int, replicas: list[HttpServer]) -> str:
+    """The HAProxy configuration of docs/deploy.md, listening on `lb_port`, in front of `replicas`."""
+    text = (Path(__file__).parents[2] / "docs" / "deploy.md").read_text(encoding="utf-8")
+    block = text.split("```haproxy\n", 1)[1].split("```", 1)[0]
+    lines = [line for line in block.splitlines() if not line.strip().startswith("server ")]
+    servers = [f"    server r{n} 127.0.0.1:{replica.port} check inter 500ms" for n, replica in enumerate(replicas)]
+    return "\n".join(lines).replace("bind :8080", f"bind 127.0.0.1:{lb_port}") + "\n" + "\n".join(servers) + "\n"
+
+
+@contextmanager
+def load_balancer(config: Path, port: int) -> Iterator[None]:
+    """HAProxy in the foreground with `config`, listening on `port`."""
+    with subprocess.Popen(["haproxy", "-db", "-f", str(config)], stderr=subprocess.PIPE, text=True) as lb:
+        try:
+            wait_until(lambda: lb.poll() is not None or reachable(port), "haproxy to listen")
+            assert lb.poll() is None, lb.communicate()[1]
+            yield
+        finally:
+            lb.terminate()
+            lb.communicate(timeout=10)
+
+
+@pytest.mark.skipif(shutil.which("haproxy") is None, reason="haproxy is not installed")
+async def test_replicas_behind_the_documented_haproxy_keep_each_session_on_its_replica(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    with (
+        http_server("--host", "0.0.0.0", env={"CDPILOT_AUTH_TOKEN": token}) as first,
+        http_server("--host", "0.0.0.0", env={"CDPILOT_AUTH_TOKEN": token}) as second,
+    ):
+        lb_port = free_port()
+        config = tmp_path / "haproxy.cfg"
+        config.write_text(haproxy_config(lb_port, [first, second]))
+        with load_balancer(config, lb_port):
+            front = f"http://127.0.0.1:{lb_port}/mcp"
+            async with (
+                http_client(front, token=token) as a,
+                http_client(front, token=token) as b,
+                http_client(front, token=token) as c,
+                http_client(front, token=token) as d,
+            ):
+                for client in (a, b, c, d):
+                    await client.ok("chrome_launch")
+                for client in (a, b, c, d):  # every later request reaches the replica that holds the session
+                    assert "launched Chrome" in await client.ok("chrome_list_connections")
+                    assert await client.js("1 + 1") == 2
+                counts = [first.health()["sessions"], second.health()["sessions"]]
+                assert sorted(counts) == [2, 2], counts  # leastconn spread the new sessions
