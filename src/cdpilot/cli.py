@@ -195,14 +195,13 @@ def main(argv: list[str] | None = None) -> int:
 
     count = manifests.SMART_TOOL_COUNT if mode == "smart" else manifests.LEGACY_TOOL_COUNT
     served = f"{len(settings.tools)} of {count} tools" if settings.tools is not None else f"{count} tools"
+    print(f"cdpilot {__version__}: mode={mode} ({source}), {served}", file=sys.stderr)
     if http is not None:
         from cdpilot.server.http_app import serve_http
 
-        print(f"cdpilot {__version__}: mode={mode} ({source}), {served}, serving {http.url}", file=sys.stderr)
         return asyncio.run(serve_http(mode, settings, http))
     from cdpilot.server.app import serve
 
-    print(f"cdpilot {__version__}: mode={mode} ({source}), {served}", file=sys.stderr)
     return asyncio.run(serve(mode, settings))
 
 

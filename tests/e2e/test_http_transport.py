@@ -257,6 +257,17 @@ def test_a_non_loopback_bind_without_a_token_is_refused_at_start() -> None:
     assert "--auth-token" in done.stderr and "0.0.0.0" in done.stderr
 
 
+def test_a_port_in_use_is_one_clear_line_and_status_1() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        command = [sys.executable, "-m", "cdpilot.cli", "--transport", "http", "--port", str(port)]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1
+    assert f"cdpilot: cannot listen on 127.0.0.1 port {port}: Address already in use" in done.stderr
+
+
 @pytest.mark.parametrize(
     ("header", "status"),
     [({"Host": "evil.example:80"}, 421), ({"Origin": "http://evil.example"}, 403)],

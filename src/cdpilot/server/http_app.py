@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import os
 import signal
+import socket
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -91,25 +93,35 @@ async def serve_http(mode: Mode, settings: Settings, http: HttpSettings) -> int:
     """Serve until SIGTERM/SIGINT/SIGHUP, then drain and close every session's browsers.
 
     Returns the exit status: 1 when the handler table does not match the catalog or the
-    address cannot be bound."""
+    address cannot be listened on."""
     problems = handler_problems(HANDLERS)
     if problems:
         print("cdpilot: the handler table does not match the tool catalog:", *problems, sep="\n  ", file=sys.stderr)
+        return 1
+    try:  # bound here, not by uvicorn: a port in use is then one clear line and status 1
+        listener = socket.create_server((http.host, http.port), family=_family(http.host))
+    except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        print(f"cdpilot: cannot listen on {http.host} port {http.port}: {reason}", file=sys.stderr)
         return 1
     table = SessionTable(mode, settings)
     atexit.register(table.kill_all_now)
     config = uvicorn.Config(
         build_app(mode, settings, http, table),
-        host=http.host,
-        port=http.port,
         access_log=False,  # AccessLog writes one line per request, without the token or any argument
         log_level="warning",
         lifespan="on",
         timeout_graceful_shutdown=int(DRAIN_SECONDS),
     )
     server = _Uvicorn(config)
+    print(f"cdpilot http: serving {http.url} (at most {http.max_sessions} sessions)", file=sys.stderr)
     try:
-        await server.serve()
+        await server.serve(sockets=[listener])
     finally:
         table.kill_all_now()
-    return 0 if server.started else 1
+        listener.close()
+    return 0
+
+
+def _family(host: str) -> socket.AddressFamily:
+    return socket.AF_INET6 if ":" in host else socket.AF_INET
