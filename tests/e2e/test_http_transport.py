@@ -33,6 +33,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
+from cdpilot.server.tool_filter import tools_list_json
 from tests.e2e.harness import ModeClient, spelled, text_of
 from tests.support.chromium import TEST_CHROME_ARGS, processes_with
 from tests.support.pages import serve_pages
@@ -154,9 +155,16 @@ def site_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def shared_server() -> Iterator[HttpServer]:
+def module_server() -> Iterator[HttpServer]:
     with http_server("--max-sessions", "3") as server:
         yield server
+
+
+@pytest.fixture
+def shared_server(module_server: HttpServer) -> HttpServer:
+    """The file's server once the sessions of earlier tests have ended (their browsers with them)."""
+    wait_until(lambda: module_server.health()["sessions"] == 0, "earlier sessions to end")
+    return module_server
 
 
 async def test_two_concurrent_sessions_each_see_only_their_own_browser(
@@ -194,7 +202,6 @@ async def test_two_concurrent_sessions_each_see_only_their_own_browser(
 
 
 async def test_ending_a_session_by_delete_closes_its_browser(shared_server: HttpServer) -> None:
-    wait_until(lambda: shared_server.health()["sessions"] == 0, "earlier sessions to end")
     before = len(shared_server.browsers())
     async with http_client(shared_server) as client:
         await client.ok("chrome_launch")
@@ -423,3 +430,11 @@ async def test_replicas_behind_the_documented_haproxy_keep_each_session_on_its_r
                     assert await client.js("1 + 1") == 2
                 counts = [first.health()["sessions"], second.health()["sessions"]]
                 assert sorted(counts) == [2, 2], counts  # leastconn spread the new sessions
+
+
+async def test_tools_list_over_http_is_the_manifest_of_the_mode(mode_client: ModeClient) -> None:
+    listed = await mode_client.client.list_tools()
+    served = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.tools]
+    manifest = json.loads(tools_list_json(mode_client.mode, None))["tools"]  # type: ignore[arg-type]
+    assert [tool["name"] for tool in served] == [tool["name"] for tool in manifest]
+    assert [tool["inputSchema"] for tool in served] == [tool["inputSchema"] for tool in manifest]
