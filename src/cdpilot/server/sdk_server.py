@@ -1,9 +1,11 @@
 """The MCP SDK's side of the server: the lowlevel `Server`, progress for the calls it serves,
-and serving from the hand-over on. Imported in a thread while the handshake is answered
-(`cdpilot.server.app`), never before.
+and serving stdio from the hand-over on. On stdio it is imported in a thread while the
+handshake is answered (`cdpilot.server.app`), never before; over HTTP (`cdpilot.server.http_app`)
+the same `Server` is driven by the SDK's session manager.
 
 tools/list is answered from the manifest codegen serialised at build time; tools/call goes
-straight to the registry, the single error boundary, through `Backend`.
+straight to the registry, the single error boundary: through `Backend` on stdio, through the
+session's own registry over HTTP.
 """
 
 from __future__ import annotations
