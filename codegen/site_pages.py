@@ -214,7 +214,7 @@ def _routed_to(tool: SmartTool, example: Any) -> str:
 
 # How a boolean is written in an environment variable: what the resolver takes as true, then as false.
 BOOLEAN_WORDS = (("1", "true", "yes", "on"), ("0", "false", "no", "off", ""))
-KIND_NAMES = {"boolean": "boolean", "string": "string", "list": "list of strings"}
+KIND_NAMES = {"boolean": "boolean", "string": "string", "list": "list of strings", "integer": "integer"}
 SCHEMA_FILE = "config.schema.json"
 # Checked against the real resolver by the tests, so the examples always start a server.
 EXAMPLE_CONFIG: dict[str, Any] = {

@@ -67,6 +67,10 @@ def test_no_auto_launch_flag_and_its_other_forms(tmp_path: Path) -> None:
         ("rate_limit", "0", None),
         ("browser_url", "http://127.0.0.1:9222/", "http://127.0.0.1:9222"),
         ("mode", "Legacy", "legacy"),
+        ("transport", "HTTP", "http"),
+        ("port", " 8000 ", 8000),
+        ("max_sessions", "4", 4),
+        ("allowed_hosts", "mcp.example.com:*", ("mcp.example.com:*",)),
     ],
 )
 def test_text_forms_parse(key: str, text: str, expected: object) -> None:
@@ -86,7 +90,7 @@ def test_text_forms_parse(key: str, text: str, expected: object) -> None:
         ("browser_url", "http://127.0.0.1", "needs the debugging port"),
         ("ws_endpoint", "http://127.0.0.1:9222", "expected a ws:// or wss:// URL"),
         ("mode", "turbo", "allowed values: smart, legacy"),
-        ("transport", "carrier-pigeon", "allowed values: stdio"),
+        ("transport", "carrier-pigeon", "allowed values: stdio, http"),
         ("chrome_args", "'unclosed", "expected shell words"),
         ("user_agent", "  ", "expected a non-empty value"),
     ],
@@ -131,6 +135,7 @@ GOOD_FILES: list[dict[str, Any]] = [
     {"$schema": "https://example.test/config.schema.json", "mode": "legacy", "headed": True},
     {"viewport": "800x600", "tools": ["navigate", "page"], "rate_limit": "50/5", "allowed_origins": []},
     {"browser_url": "http://127.0.0.1:9222", "allow_remote": False, "output_dir": "out"},
+    {"transport": "http", "host": "0.0.0.0", "port": 8000, "max_sessions": 2, "session_idle_timeout": 60},
 ]
 BAD_FILES: list[dict[str, Any]] = [
     {"headed": "true"},
@@ -139,6 +144,9 @@ BAD_FILES: list[dict[str, Any]] = [
     {"tools": "evaluate"},
     {"tools": [1]},
     {"rate_limit": "many"},
+    {"port": "8000"},
+    {"port": 0},
+    {"max_sessions": 0},
     {"no_such_key": 1},
 ]
 
@@ -170,3 +178,29 @@ def test_the_schema_lists_every_option_with_its_flag_and_variable() -> None:
 
 def test_the_output_dir_is_a_path() -> None:
     assert resolve({"output_dir": "shots"}, {})["output_dir"] == Path("shots")
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "says"),
+    [
+        ("port", "0", "between 1 and 65535"),
+        ("port", "http", "expected a whole number"),
+        ("port", "80.5", "expected a whole number"),
+        ("max_sessions", "0", "expected a positive whole number"),
+        ("session_idle_timeout", "-5", "expected a whole number"),
+    ],
+)
+def test_bad_whole_numbers_are_refused_from_flags_and_variables(key: str, text: str, says: str) -> None:
+    option = BY_KEY[key]
+    with pytest.raises(ConfigError, match=f"^{option.flag_name}=.*{says}"):
+        resolve({key: text}, {})
+    with pytest.raises(ConfigError, match=f"^{option.env_name}=.*{says}"):
+        resolve({}, {option.env_name: text})
+
+
+def test_a_whole_number_in_a_config_file_is_a_json_number(tmp_path: Path) -> None:
+    assert resolve({}, {}, write_config(tmp_path, {"port": 9000}))["port"] == 9000
+    with pytest.raises(ConfigError, match=r"^config key 'port' in .*='9000'.*expected a whole number"):
+        resolve({}, {}, write_config(tmp_path, {"port": "9000"}))
+    with pytest.raises(ConfigError, match=r"expected a whole number"):
+        resolve({}, {}, write_config(tmp_path, {"max_sessions": True}))

@@ -171,7 +171,7 @@ async def sdk_answers(list_json: str, *messages: dict[str, Any]) -> list[bytes]:
     async def never(name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
         raise AssertionError("no call in these tests")
 
-    return await exchange_lines(sdk_server.build_server(never, list_json), *messages)
+    return await exchange_lines(sdk_server.build_server(lambda _ctx: never, list_json), *messages)
 
 
 def test_the_generated_identity_is_the_packages() -> None:

@@ -150,7 +150,7 @@ def call_request(request_id: int, **params: Any) -> dict[str, Any]:
 @pytest.mark.anyio
 async def test_a_call_with_a_progress_token_sends_numbered_progress_with_messages_before_its_answer() -> None:
     written = await exchange(
-        build_server(Reporting().call, TOOLS_JSON),
+        build_server(lambda _ctx: Reporting().call, TOOLS_JSON),
         INITIALIZE,
         INITIALIZED,
         call_request(1, _meta={"progressToken": "t"}),
@@ -177,7 +177,9 @@ async def test_a_call_with_a_progress_token_sends_numbered_progress_with_message
 @pytest.mark.anyio
 async def test_a_call_without_a_token_sends_no_progress() -> None:
     reporting = Reporting()
-    written = await exchange(build_server(reporting.call, TOOLS_JSON), INITIALIZE, INITIALIZED, call_request(1))
+    written = await exchange(
+        build_server(lambda _ctx: reporting.call, TOOLS_JSON), INITIALIZE, INITIALIZED, call_request(1)
+    )
     assert [message.get("id") for message in written] == [0, 1] and reporting.calls == 1
 
 
@@ -188,7 +190,7 @@ async def test_the_official_client_gets_its_progress_callback_called() -> None:
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         received.append((progress, total, message))
 
-    async with Client(build_server(Reporting().call, TOOLS_JSON), mode="legacy") as client:
+    async with Client(build_server(lambda _ctx: Reporting().call, TOOLS_JSON), mode="legacy") as client:
         result = await client.call_tool("navigate", {}, progress_callback=on_progress)
     assert not result.is_error
     assert received == [(1, None, "Launching Chromium"), (2, None, "Loading http://127.0.0.1/")]
@@ -202,7 +204,10 @@ async def test_progress_that_cannot_be_sent_does_not_fail_the_call(monkeypatch: 
     monkeypatch.setattr(ServerSession, "report_progress", broken)
     reporting = Reporting()
     written = await exchange(
-        build_server(reporting.call, TOOLS_JSON), INITIALIZE, INITIALIZED, call_request(1, _meta={"progressToken": 7})
+        build_server(lambda _ctx: reporting.call, TOOLS_JSON),
+        INITIALIZE,
+        INITIALIZED,
+        call_request(1, _meta={"progressToken": 7}),
     )
     assert written[1:] == [
         {

@@ -15,6 +15,7 @@ import logging
 import os
 import sys
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from cdpilot_generated import manifests
@@ -33,6 +34,9 @@ from cdpilot.config import (
     resolve,
 )
 from cdpilot.context import AttachTarget, LaunchDefaults, Settings
+
+if TYPE_CHECKING:
+    from cdpilot.server.http_settings import HttpSettings
 
 _LEGACY_FLAG = {"true": True, "1": True, "false": False, "0": False, "": False}
 
@@ -149,6 +153,15 @@ def _attach_target(config: Config) -> AttachTarget | None:
     return None
 
 
+def http_settings(config: Config) -> HttpSettings | None:
+    """The HTTP transport's settings, or None for stdio (whose start-up never imports them)."""
+    if config["transport"] != "http":
+        return None
+    from cdpilot.server.http_settings import HttpSettings
+
+    return HttpSettings.from_config(config)
+
+
 def check_handlers() -> int:
     from cdpilot.handlers import HANDLERS
     from cdpilot.server.registry import handler_problems
@@ -175,15 +188,20 @@ def main(argv: list[str] | None = None) -> int:
         config = resolve(given_flags(args), os.environ, args.config)
         mode, source = select_mode(config, os.environ)
         settings = build_settings(config, mode)
+        http = http_settings(config)
     except ConfigError as exc:
         print(f"cdpilot: {exc}", file=sys.stderr)
         return 2
 
-    from cdpilot.server.app import serve
-
     count = manifests.SMART_TOOL_COUNT if mode == "smart" else manifests.LEGACY_TOOL_COUNT
     served = f"{len(settings.tools)} of {count} tools" if settings.tools is not None else f"{count} tools"
     print(f"cdpilot {__version__}: mode={mode} ({source}), {served}", file=sys.stderr)
+    if http is not None:
+        from cdpilot.server.http_app import serve_http
+
+        return asyncio.run(serve_http(mode, settings, http))
+    from cdpilot.server.app import serve
+
     return asyncio.run(serve(mode, settings))
 
 

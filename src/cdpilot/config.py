@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-Kind = Literal["boolean", "string", "list"]
+Kind = Literal["boolean", "string", "list", "integer"]
 CONFIG_ENV = "CDPILOT_CONFIG"
 
 
@@ -106,6 +106,18 @@ def _directory(text: str) -> Path:
     return Path(_nonempty(text)).expanduser()
 
 
+def _port(number: int) -> int:
+    if not 1 <= number <= 65535:
+        raise ValueError("expected a TCP port between 1 and 65535")
+    return number
+
+
+def _positive(number: int) -> int:
+    if number < 1:
+        raise ValueError("expected a positive whole number")
+    return number
+
+
 def _nonempty(text: str) -> str:
     if not str(text).strip():
         raise ValueError("expected a non-empty value")
@@ -117,6 +129,7 @@ BROWSER = "Browser launch"
 ATTACH = "Attach to a running browser"
 SAFETY = "Safety"
 SERVER = "Server"
+HTTP = "HTTP transport (--transport http)"
 
 OPTIONS: tuple[Option, ...] = (
     Option("mode", "string", TOOLS, "tool mode: smart (20 consolidated tools) or legacy (granular tools)",
@@ -162,7 +175,22 @@ OPTIONS: tuple[Option, ...] = (
            schema={"pattern": r"^(0|[0-9]+(/[0-9]+(\.[0-9]+)?)?)$"}),
     Option("output_dir", "string", SERVER, "where screenshots, saved bodies and downloads are written (default: a "
            "temp dir)", parse=_directory, metavar="DIR"),
-    Option("transport", "string", SERVER, "the MCP transport", default="stdio", choices=("stdio",)),
+    Option("transport", "string", SERVER, "the MCP transport: stdio (one client that started cdpilot) or http "
+           "(Streamable HTTP at /mcp, one isolated session per client)", default="stdio", choices=("stdio", "http")),
+    Option("host", "string", HTTP, "the address to listen on; any but loopback needs --auth-token",
+           default="127.0.0.1", parse=_nonempty, metavar="ADDR"),
+    Option("port", "integer", HTTP, "the TCP port to listen on", default=8931, parse=_port, metavar="PORT",
+           schema={"minimum": 1, "maximum": 65535}),
+    Option("auth_token", "string", HTTP, "every request must carry 'Authorization: Bearer TOKEN' (never logged)",
+           parse=_nonempty, metavar="TOKEN"),
+    Option("allowed_hosts", "list", HTTP, "more Host header values to accept besides loopback names, such as "
+           "mcp.example.com:8931 or mcp.example.com:* (comma-separated)", default=(), metavar="HOSTS"),
+    Option("allowed_http_origins", "list", HTTP, "more Origin header values to accept besides loopback origins, "
+           "such as https://app.example.com (comma-separated)", default=(), metavar="ORIGINS"),
+    Option("max_sessions", "integer", HTTP, "at most this many MCP sessions at once; one more is refused with "
+           "HTTP 503", default=16, parse=_positive, metavar="N", schema={"minimum": 1}),
+    Option("session_idle_timeout", "integer", HTTP, "end a session, and close its browsers, after this many "
+           "seconds without a request", default=600, parse=_positive, metavar="SECONDS", schema={"minimum": 1}),
 )  # fmt: skip
 BY_KEY = {option.key: option for option in OPTIONS}
 
@@ -186,6 +214,12 @@ def _convert(option: Option, raw: Any, from_text: bool) -> Any:
         else:
             raise ValueError("expected a list of strings")
         return tuple(items)
+    if option.kind == "integer":
+        if from_text and isinstance(raw, str) and raw.strip().isdigit():
+            raw = int(raw.strip())
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise ValueError("expected a whole number")
+        return option.parse(raw) if option.parse else raw
     if not isinstance(raw, str):
         raise ValueError("expected a string")
     if option.choices and raw.strip().lower() not in option.choices:

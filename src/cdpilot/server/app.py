@@ -71,7 +71,6 @@ class Backend:
         return self._registry
 
     def _load(self) -> Registry | None:
-        from cdpilot.browser.session.manager import ConnectionManager
         from cdpilot.handlers import HANDLERS
         from cdpilot.server.registry import Registry, handler_problems
 
@@ -81,15 +80,7 @@ class Backend:
             for problem in self.problems:
                 print(f"  {problem}", file=sys.stderr)
             return None
-        # The config already read CDPILOT_CHROME_ARGS into the launch defaults (flag, variable or
-        # file, whichever won): the launcher must not add the variable's words a second time.
-        env = {name: value for name, value in os.environ.items() if name != "CDPILOT_CHROME_ARGS"}
-        self._connections = ConnectionManager(
-            allow_remote=self._settings.allow_remote,
-            env=env,
-            origins=self._settings.origins,
-            output_dir=self._settings.output_dir,
-        )
+        self._connections = new_connections(self._settings)
         atexit.register(self._connections.kill_all_now)
         return Registry(ToolContext(self._connections, self._mode, self._settings), HANDLERS)
 
@@ -117,6 +108,18 @@ class Backend:
         with anyio.CancelScope(shield=True), anyio.move_on_after(CLEANUP_SECONDS):
             await self._connections.aclose()
         self._connections.kill_all_now()
+
+
+def new_connections(settings: Settings) -> ConnectionManager:
+    """A connection manager for one client: its own browsers, targets and debugger state."""
+    from cdpilot.browser.session.manager import ConnectionManager
+
+    # The config already read CDPILOT_CHROME_ARGS into the launch defaults (flag, variable or
+    # file, whichever won): the launcher must not add the variable's words a second time.
+    env = {name: value for name, value in os.environ.items() if name != "CDPILOT_CHROME_ARGS"}
+    return ConnectionManager(
+        allow_remote=settings.allow_remote, env=env, origins=settings.origins, output_dir=settings.output_dir
+    )
 
 
 def load_sdk_side() -> None:

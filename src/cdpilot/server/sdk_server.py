@@ -1,15 +1,18 @@
 """The MCP SDK's side of the server: the lowlevel `Server`, progress for the calls it serves,
-and serving from the hand-over on. Imported in a thread while the handshake is answered
-(`cdpilot.server.app`), never before.
+and serving stdio from the hand-over on. On stdio it is imported in a thread while the
+handshake is answered (`cdpilot.server.app`), never before; over HTTP (`cdpilot.server.http_app`)
+the same `Server` is driven by the SDK's session manager.
 
 tools/list is answered from the manifest codegen serialised at build time; tools/call goes
-straight to the registry, the single error boundary, through `Backend`.
+straight to the registry, the single error boundary: through `Backend` on stdio, through the
+session's own registry over HTTP.
 """
 
 from __future__ import annotations
 
 import itertools
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import mcp_types as types
@@ -28,9 +31,13 @@ from cdpilot.server.wire import Wire
 logger = logging.getLogger(__name__)
 
 
-def build_server(call: CallTool, list_json: str) -> Server[Any]:
-    """The SDK's server: tools/list from `list_json`, tools/call to `call` with a progress sink
-    (which sends nothing unless the client asked, with a ``progressToken``)."""
+CallFor = Callable[[ServerRequestContext[Any]], CallTool]
+
+
+def build_server(call_for: CallFor, list_json: str) -> Server[Any]:
+    """The SDK's server: tools/list from `list_json`, tools/call to the call `call_for` picks for
+    the request (stdio has one; HTTP one per session) with a progress sink (which sends nothing
+    unless the client asked, with a ``progressToken``)."""
     listed: list[types.ListToolsResult] = []  # parsed on first use: the fast path serves the manifest as is
 
     async def list_tools(
@@ -42,7 +49,7 @@ def build_server(call: CallTool, list_json: str) -> Server[Any]:
 
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         with reporting_to(progress_sink(ctx.session)):
-            return await call(params.name, params.arguments)
+            return await call_for(ctx)(params.name, params.arguments)
 
     return Server(
         SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool
@@ -68,6 +75,6 @@ def progress_sink(session: ServerSession) -> ProgressSink:
 
 async def serve(call: CallTool, list_json: str, wire: Wire, handover: HandOver) -> None:
     """Serve the session from the hand-over until input ends."""
-    server = build_server(call, list_json)
+    server = build_server(lambda ctx: call, list_json)
     async with stdio_transport(wire, handover, Tools(call, list_json)) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())

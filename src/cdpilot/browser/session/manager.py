@@ -93,6 +93,11 @@ class ConnectionManager:
     def active_id(self) -> str | None:
         return self._recent[-1] if self._recent else None
 
+    @property
+    def launched_count(self) -> int:
+        """How many browser processes this manager started and has not yet seen end."""
+        return len(self._launched)
+
     async def launch(self, options: LaunchOptions) -> ConnectionInfo:
         executable = find_browser(options.executable_path, self._env)
         env_args = args_from_env(self._env)

@@ -1,0 +1,113 @@
+"""One isolated world per MCP session over HTTP: its own browsers, output folder and rate limits.
+
+Why per session: agents that share a server must not see, switch to or close each other's
+browsers and tabs, nor spend each other's rate limits. So each session gets its own
+`ConnectionManager` and `Registry` (the registry holds the rate limiter); isolation then
+holds by construction, since no handler can reach another session's manager.
+
+The world is made when the session's first message arrives (`initialize`: the SDK's server
+middleware sees every message) and kept in the SDK's per-connection state. It is closed by
+the connection's exit stack, which the SDK unwinds however the session ends: the client's
+DELETE, the idle timeout, a crash, or the server shutting down.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from dataclasses import replace
+from typing import Any
+
+import anyio
+import mcp_types as types
+from cdpilot_generated.manifests import Mode
+from mcp.server.connection import Connection
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.shared.exceptions import MCPError
+
+from cdpilot.context import Settings, ToolContext
+from cdpilot.handlers import HANDLERS
+from cdpilot.output_files import output_root
+from cdpilot.server.app import CLEANUP_SECONDS, new_connections
+from cdpilot.server.fast_path import CallTool
+from cdpilot.server.registry import Registry
+
+logger = logging.getLogger(__name__)
+STATE_KEY = "cdpilot.session"
+
+
+def connection_of(ctx: ServerRequestContext[Any, Any]) -> Connection:
+    """The SDK's per-client connection behind a request. The lowlevel context does not expose it
+    (the SDK's high-level `Context.connection` does); mcp is pinned, and the HTTP tests fail
+    first if this ever moves."""
+    connection: Connection = ctx.session._connection
+    return connection
+
+
+class AgentSession:
+    """One client's browsers and tool pipeline; its files go to its own output subfolder."""
+
+    def __init__(self, session_id: str, mode: Mode, settings: Settings) -> None:
+        self.session_id = session_id
+        self.settings = replace(settings, output_dir=output_root(settings.output_dir) / f"session-{session_id[:12]}")
+        self.connections = new_connections(self.settings)
+        self.registry = Registry(ToolContext(self.connections, mode, self.settings), HANDLERS)
+
+    async def aclose(self) -> None:
+        """Close the session's browsers within `CLEANUP_SECONDS`; kill whatever is left."""
+        with anyio.CancelScope(shield=True), anyio.move_on_after(CLEANUP_SECONDS):
+            await self.connections.aclose()
+        self.connections.kill_all_now()
+
+
+class SessionTable:
+    """Every open session, for the health check and for a last-resort kill at exit."""
+
+    def __init__(self, mode: Mode, settings: Settings) -> None:
+        self._mode = mode
+        self._settings = settings
+        self._sessions: dict[str, AgentSession] = {}
+
+    @property
+    def open_count(self) -> int:
+        return len(self._sessions)
+
+    @property
+    def browser_count(self) -> int:
+        return sum(session.connections.launched_count for session in self._sessions.values())
+
+    async def middleware(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        """The SDK's server middleware: give the connection its session before its first message."""
+        connection = connection_of(ctx)
+        if STATE_KEY not in connection.state:
+            self._open(connection)
+        return await call_next(ctx)
+
+    def call_for(self, ctx: ServerRequestContext[Any, Any]) -> CallTool:
+        """The tools/call pipeline of the session `ctx` belongs to."""
+        session: AgentSession = connection_of(ctx).state[STATE_KEY]
+        return session.registry.call
+
+    def _open(self, connection: Connection) -> None:
+        session_id = connection.session_id
+        if session_id is None:  # the stateless protocol era: nothing would ever close its browsers
+            raise MCPError(types.INVALID_REQUEST, "cdpilot serves MCP sessions: initialize one first")
+        session = AgentSession(session_id, self._mode, self._settings)
+        connection.state[STATE_KEY] = session
+        self._sessions[session_id] = session
+        connection.exit_stack.push_async_callback(self._close, session_id)
+
+    async def _close(self, session_id: str) -> None:
+        """Close the session's browsers, then forget it: while it is counted, it may still hold some."""
+        session = self._sessions[session_id]
+        browsers = session.connections.launched_count
+        try:
+            await session.aclose()
+        finally:
+            del self._sessions[session_id]
+        print(f"cdpilot http: session {session_id[:12]} ended, {browsers} browser(s) closed", file=sys.stderr)
+
+    def kill_all_now(self) -> None:
+        """Synchronous last resort (atexit): SIGKILL every session's browsers."""
+        for session in list(self._sessions.values()):
+            session.connections.kill_all_now()

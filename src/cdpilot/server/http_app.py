@@ -1,0 +1,127 @@
+"""MCP over Streamable HTTP: many agents, one isolated session each, secure by default.
+
+The HTTP framing, the ``Mcp-Session-Id`` sessions, the idle timeout, the session limit and
+the Host/Origin checks against DNS rebinding are the SDK's (`StreamableHTTPSessionManager`,
+`TransportSecuritySettings`); this module wires them to cdpilot's tool pipeline, one
+`AgentSession` per MCP session (`cdpilot.server.agent_sessions`), and adds what the SDK
+leaves to the application: the bearer token, ``GET /healthz``, an access log, and a
+shutdown that closes every browser before the process exits.
+
+Imported only for ``--transport http``: the stdio path never loads Starlette or uvicorn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import os
+import signal
+import socket
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+
+import uvicorn
+from cdpilot_generated.manifests import Mode
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from cdpilot.context import Settings
+from cdpilot.handlers import HANDLERS
+from cdpilot.server.agent_sessions import SessionTable
+from cdpilot.server.http_guard import AccessLog, BearerAuth
+from cdpilot.server.http_settings import HttpSettings
+from cdpilot.server.registry import handler_problems
+from cdpilot.server.sdk_server import build_server
+from cdpilot.server.tool_filter import tools_list_json
+
+DRAIN_SECONDS = 2.0  # how long open requests and streams may finish after SIGTERM
+SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+class _Uvicorn(uvicorn.Server):
+    """uvicorn, but a signal only starts the drain: uvicorn's own handling re-raises the signal
+    once shut down, which would end the process by that signal instead of with status 0."""
+
+    @contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        loop = asyncio.get_running_loop()
+        for sig in SIGNALS:
+            loop.add_signal_handler(sig, self.handle_exit, sig, None)
+        try:
+            yield
+        finally:
+            for sig in SIGNALS:
+                loop.remove_signal_handler(sig)
+
+
+def build_app(mode: Mode, settings: Settings, http: HttpSettings, table: SessionTable) -> AccessLog:
+    """The ASGI app: ``/mcp`` and ``/healthz`` behind the token check, inside the access log."""
+    server = build_server(table.call_for, tools_list_json(mode, settings.tools))
+    server.middleware.append(table.middleware)
+    manager = StreamableHTTPSessionManager(
+        app=server,
+        security_settings=TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=list(http.allowed_hosts),
+            allowed_origins=list(http.allowed_origins),
+        ),
+        session_idle_timeout=http.session_idle_timeout_s,
+        max_sessions=http.max_sessions,
+    )
+
+    async def health(request: Request) -> JSONResponse:
+        return JSONResponse({"status": "ok", "sessions": table.open_count, "browsers": table.browser_count})
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with manager.run():  # on the way out it ends every session, and so closes their browsers
+            yield
+
+    app = Starlette(
+        routes=[Route("/healthz", health, methods=["GET"]), Route("/mcp", StreamableHTTPASGIApp(manager))],
+        lifespan=lifespan,
+    )
+    return AccessLog(BearerAuth(app, http.auth_token, open_paths=("/healthz",)))
+
+
+async def serve_http(mode: Mode, settings: Settings, http: HttpSettings) -> int:
+    """Serve until SIGTERM/SIGINT/SIGHUP, then drain and close every session's browsers.
+
+    Returns the exit status: 1 when the handler table does not match the catalog or the
+    address cannot be listened on."""
+    problems = handler_problems(HANDLERS)
+    if problems:
+        print("cdpilot: the handler table does not match the tool catalog:", *problems, sep="\n  ", file=sys.stderr)
+        return 1
+    try:  # bound here, not by uvicorn: a port in use is then one clear line and status 1
+        listener = socket.create_server((http.host, http.port), family=_family(http.host))
+    except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        print(f"cdpilot: cannot listen on {http.host} port {http.port}: {reason}", file=sys.stderr)
+        return 1
+    table = SessionTable(mode, settings)
+    atexit.register(table.kill_all_now)
+    config = uvicorn.Config(
+        build_app(mode, settings, http, table),
+        access_log=False,  # AccessLog writes one line per request, without the token or any argument
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=int(DRAIN_SECONDS),
+    )
+    server = _Uvicorn(config)
+    print(f"cdpilot http: serving {http.url} (at most {http.max_sessions} sessions)", file=sys.stderr)
+    try:
+        await server.serve(sockets=[listener])
+    finally:
+        table.kill_all_now()
+        listener.close()
+    return 0
+
+
+def _family(host: str) -> socket.AddressFamily:
+    return socket.AF_INET6 if ":" in host else socket.AF_INET

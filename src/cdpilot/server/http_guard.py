@@ -1,0 +1,75 @@
+"""The HTTP server's door: the bearer token check and the access log, as plain ASGI wrappers.
+
+Why here and not in the SDK's transport: the SDK checks Host and Origin but leaves
+authentication to the application. The token is compared in constant time
+(`hmac.compare_digest`), a request without it gets 401 before any MCP code runs, and
+neither the token nor any request body (the tools' arguments) is ever written to the log.
+"""
+
+from __future__ import annotations
+
+import hmac
+import sys
+import time
+
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+SESSION_HEADER = "mcp-session-id"
+
+
+class BearerAuth:
+    """Refuse every HTTP request but those to `open_paths` unless it carries ``Bearer <token>``
+    (no token configured: everything passes, as on a loopback-only server)."""
+
+    def __init__(self, app: ASGIApp, token: str | None, *, open_paths: tuple[str, ...] = ()) -> None:
+        self._app = app
+        self._expected = f"Bearer {token}".encode() if token else None
+        self._open_paths = open_paths
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self._expected is None or scope["type"] != "http" or scope["path"] in self._open_paths:
+            await self._app(scope, receive, send)
+            return
+        given = Headers(scope=scope).get("authorization", "").encode("latin-1")
+        if hmac.compare_digest(given, self._expected):
+            await self._app(scope, receive, send)
+            return
+        refusal = JSONResponse(
+            {"error": "unauthorized", "message": "this server needs the header 'Authorization: Bearer <token>'"},
+            status_code=401,
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+        await refusal(scope, receive, send)
+
+
+class AccessLog:
+    """One stderr line per HTTP request: client, method, path, status, time, session (a prefix)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self._app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._app(scope, receive, send)
+            return
+        started = time.monotonic()
+        status = 0
+        session = Headers(scope=scope).get(SESSION_HEADER, "")
+
+        async def watch(message: Message) -> None:
+            nonlocal status, session
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                session = session or Headers(raw=message.get("headers", [])).get(SESSION_HEADER, "")
+            await send(message)
+
+        try:
+            await self._app(scope, receive, watch)
+        finally:
+            client = scope.get("client") or ("-", 0)
+            took = (time.monotonic() - started) * 1000
+            shown = f" session={session[:12]}" if session else ""
+            line = f"cdpilot http: {client[0]} {scope['method']} {scope['path']} {status or '-'} {took:.0f} ms{shown}"
+            print(line, file=sys.stderr)

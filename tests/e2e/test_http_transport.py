@@ -1,0 +1,440 @@
+"""The real server over Streamable HTTP (``--transport http``), with the SDK's HTTP client and a
+real headless Chromium: sessions isolated from each other, browsers closed whichever way a
+session ends, the session limit, the token, the Host and Origin checks, and a clean SIGTERM.
+
+Each server gets a marker among its Chromium flags and a TMPDIR of its own, so its browser
+processes and temp profiles can be counted apart from those of every other test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2 as httpx
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+from cdpilot.server.tool_filter import tools_list_json
+from tests.e2e.harness import ModeClient, spelled, text_of
+from tests.support.chromium import TEST_CHROME_ARGS, processes_with
+from tests.support.pages import serve_pages
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+
+def colour_page(name: str) -> tuple[int, str, bytes]:
+    """A page titled `name` whose button logs "<name> says hi" to the console."""
+    script = f"console.log('{name} says hi'); this.dataset.clicked = 'yes'"
+    html = f'<title>{name.title()}</title><button id=b onclick="{script}">{name}</button>'
+    return 200, "text/html", html.encode()
+
+
+SLOW_PAGE = b"""<title>Slow</title><p id=late hidden>late</p>
+<script>setTimeout(() => document.getElementById("late").hidden = false, 400)</script>"""
+PAGES = {"/red": colour_page("red"), "/blue": colour_page("blue"), "/slow": (200, "text/html", SLOW_PAGE)}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
+}
+JSON_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class HttpServer:
+    proc: subprocess.Popen[str]
+    port: int
+    marker: str  # among the flags of every Chromium this server launches
+    tmp: Path  # its TMPDIR, where its temp profiles go
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/mcp"
+
+    def health(self) -> dict[str, Any]:
+        reply: dict[str, Any] = httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=5).json()
+        return reply
+
+    def browsers(self) -> list[int]:
+        return processes_with(self.marker)
+
+    def profiles(self) -> list[Path]:
+        return sorted(self.tmp.glob("cdpilot-profile-*"))
+
+    def stop(self, within_s: float = 30) -> tuple[int, str]:
+        """SIGTERM, then the exit status and everything written to stderr."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        _, err = self.proc.communicate(timeout=within_s)
+        return self.proc.returncode, err
+
+
+@contextmanager
+def http_server(*flags: str, mode: str = "legacy", env: dict[str, str] | None = None) -> Iterator[HttpServer]:
+    """The server on a free port of 127.0.0.1 (unless `flags` say otherwise), ready to serve."""
+    port, marker = free_port(), f"--cdpilot-test-server={uuid.uuid4().hex}"
+    tmp = Path(tempfile.mkdtemp(prefix="cdpilot-h-"))  # short: Chromium's socket path must fit below it
+    environment = {k: v for k, v in os.environ.items() if k not in ("CDPILOT_MODE", "USE_LEGACY_TOOLS")}
+    environment.update(
+        CDPILOT_MODE=mode, CDPILOT_CHROME_ARGS=shlex.join((*TEST_CHROME_ARGS, marker)), TMPDIR=str(tmp), **(env or {})
+    )
+    args = [sys.executable, "-m", "cdpilot.cli", "--transport", "http", "--port", str(port), *flags]
+    proc = subprocess.Popen(args, env=environment, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    server = HttpServer(proc, port, marker, tmp)
+    try:
+        wait_until(lambda: proc.poll() is not None or reachable(port), "the server to listen")
+        assert proc.poll() is None, server.stop()[1]
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def reachable(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def wait_until(condition: Any, what: str, within_s: float = 30) -> None:
+    """Poll `condition` (a process or socket state no event announces) until true, or fail."""
+    deadline = time.monotonic() + within_s
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+@asynccontextmanager
+async def http_client(
+    server: HttpServer | str, mode: str = "legacy", *, token: str | None = None, delete: bool = True
+) -> AsyncIterator[ModeClient]:
+    """A session of `server` (or of the MCP endpoint at that URL), closed by DELETE unless told not to."""
+    url = server if isinstance(server, str) else server.url
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with (
+        httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(60, read=300)) as web,
+        Client(
+            streamable_http_client(url, http_client=web, terminate_on_close=delete),
+            mode="legacy",
+            read_timeout_seconds=60,
+        ) as client,
+    ):
+        yield ModeClient(client, mode)
+
+
+@pytest.fixture(scope="module")
+def site_url() -> Iterator[str]:
+    with serve_pages(PAGES) as base_url:
+        yield base_url
+
+
+@pytest.fixture(scope="module")
+def module_server() -> Iterator[HttpServer]:
+    with http_server("--max-sessions", "3") as server:
+        yield server
+
+
+@pytest.fixture
+def shared_server(module_server: HttpServer) -> HttpServer:
+    """The file's server once the sessions of earlier tests have ended (their browsers with them)."""
+    wait_until(lambda: module_server.health()["sessions"] == 0, "earlier sessions to end")
+    return module_server
+
+
+async def test_two_concurrent_sessions_each_see_only_their_own_browser(
+    shared_server: HttpServer, site_url: str
+) -> None:
+    async with http_client(shared_server) as red, http_client(shared_server) as blue:
+
+        async def visit(client: ModeClient, page: str) -> None:
+            await client.ok("chrome_launch")
+            await client.ok("navigate", url=f"{site_url}/{page}")
+            await client.ok("click_element", selector="#b")
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(visit, red, "red")
+            tasks.start_soon(visit, blue, "blue")
+        assert shared_server.health()["browsers"] == 2
+        pids = {}
+        for client, mine, theirs in ((red, "red", "blue"), (blue, "blue", "red")):
+            assert await client.js("location.pathname") == f"/{mine}"
+            targets = await client.ok("list_targets")
+            assert f"/{mine}" in targets and f"/{theirs}" not in targets
+            connections = await client.ok("chrome_list_connections")
+            assert connections.count("launched Chrome") == 1, connections
+            pids[mine] = re.search(r"browser-1 \[active\] launched \S+ pid=(\d+)", connections)[1]  # type: ignore[index]
+            console = await client.ok("get_console_logs")
+            assert f"{mine} says hi" in console and f"{theirs} says hi" not in console
+            network = await client.ok("list_network_requests")
+            assert f"/{mine}" in network and f"/{theirs}" not in network
+        assert pids["red"] != pids["blue"]  # both are "browser-1", each in its own session
+        # Closing "browser-1" in one session closes that session's browser only.
+        await blue.ok("chrome_disconnect", connection_id="browser-1")
+        assert "No connections" in await blue.ok("chrome_list_connections")
+        assert f"pid={pids['red']}" in await red.ok("chrome_list_connections")
+        assert await red.js("document.title") == "Red"
+
+
+async def test_ending_a_session_by_delete_closes_its_browser(shared_server: HttpServer) -> None:
+    before = len(shared_server.browsers())
+    async with http_client(shared_server) as client:
+        await client.ok("chrome_launch")
+        assert len(shared_server.browsers()) > before
+    wait_until(lambda: shared_server.health()["sessions"] == 0, "the session to end")
+    assert len(shared_server.browsers()) == before
+
+
+async def test_the_session_limit_refuses_one_more_with_503_and_the_others_go_on(shared_server: HttpServer) -> None:
+    async with http_client(shared_server) as first, http_client(shared_server), http_client(shared_server):
+        assert shared_server.health()["sessions"] == 3
+        reply = httpx.post(shared_server.url, json=INITIALIZE, headers=JSON_HEADERS, timeout=10)
+        assert reply.status_code == 503 and "Too many open sessions" in reply.text
+        await first.ok("list_connections" if first.mode == "smart" else "chrome_list_connections")
+    assert shared_server.proc.poll() is None
+
+
+async def test_an_idle_session_is_ended_and_its_browser_closed() -> None:
+    with http_server("--session-idle-timeout", "1") as server:
+        async with http_client(server, delete=False) as client:  # gone without a DELETE
+            await client.ok("chrome_launch")
+            assert len(server.browsers()) > 0
+        wait_until(lambda: not server.browsers() and server.health()["sessions"] == 0, "the idle session to end")
+        assert server.profiles() == []
+
+
+async def test_sigterm_with_active_sessions_leaves_no_chromium_and_no_profile() -> None:
+    with http_server() as server:
+        async with http_client(server, delete=False) as one, http_client(server, delete=False) as two:
+            await one.ok("chrome_launch")
+            await two.ok("chrome_launch")
+            assert len(server.profiles()) == 2
+            status, err = await anyio.to_thread.run_sync(server.stop)
+        assert status == 0, err
+        assert server.browsers() == [] and server.profiles() == []
+
+
+async def test_a_token_is_required_on_a_non_loopback_bind_and_never_logged() -> None:
+    token = "s3cret-" + uuid.uuid4().hex
+    with http_server("--host", "0.0.0.0", env={"CDPILOT_AUTH_TOKEN": token}) as server:
+        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": token}):
+            reply = httpx.post(server.url, json=INITIALIZE, headers={**JSON_HEADERS, **headers}, timeout=10)
+            assert reply.status_code == 401, reply.text
+        assert server.health()["sessions"] == 0
+        async with http_client(server, token=token) as client:
+            assert "No connections" in text_of(await client.call("chrome_list_connections"))
+        _, err = server.stop()
+    assert token not in err and "401" in err
+
+
+def test_a_non_loopback_bind_without_a_token_is_refused_at_start() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cdpilot.cli", "--transport", "http", "--host", "0.0.0.0", "--port", str(free_port())],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={k: v for k, v in os.environ.items() if k != "CDPILOT_AUTH_TOKEN"},
+    )
+    assert done.returncode == 2
+    assert "--auth-token" in done.stderr and "0.0.0.0" in done.stderr
+
+
+def test_a_port_in_use_is_one_clear_line_and_status_1() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        command = [sys.executable, "-m", "cdpilot.cli", "--transport", "http", "--port", str(port)]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1
+    assert f"cdpilot: cannot listen on 127.0.0.1 port {port}: Address already in use" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("header", "status"),
+    [({"Host": "evil.example:80"}, 421), ({"Origin": "http://evil.example"}, 403)],
+)
+def test_a_foreign_host_or_origin_is_refused(shared_server: HttpServer, header: dict[str, str], status: int) -> None:
+    reply = httpx.post(shared_server.url, json=INITIALIZE, headers={**JSON_HEADERS, **header}, timeout=10)
+    assert reply.status_code == status
+    assert shared_server.health()["sessions"] == 0
+
+
+@pytest.fixture(scope="module", params=["smart", "legacy"])
+async def mode_client(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[ModeClient]:
+    """A server in one mode over HTTP, and one session of it."""
+    output = tmp_path_factory.mktemp("http-output")
+    with http_server("--output-dir", str(output), mode=request.param) as server:
+        async with http_client(server, request.param) as client:
+            yield client
+
+
+async def test_navigate_query_click_console_and_screenshot_over_http(mode_client: ModeClient, site_url: str) -> None:
+    client = mode_client
+    assert "Red" in await client.ok("navigate", url=f"{site_url}/red")
+    found = await client.ok("query_elements", selector="button")
+    assert '1 match "button"' in found and 'button#b "red"' in found, found
+    await client.ok("click_element", selector="#b")
+    assert "red says hi" in await client.ok("get_console_logs")
+    assert await client.js("document.querySelector('#b').dataset.clicked") == "yes"
+    shot = await client.call("browser_screenshot")
+    assert not shot.is_error and [block.type for block in shot.content] == ["text", "image"]
+    saved = await client.ok("browser_screenshot", path="shot.png")
+    written = re.search(r"(/\S+shot\.png)", saved)
+    assert written and Path(written[1]).parent.name.startswith("session-") and Path(written[1]).is_file(), saved
+
+
+async def test_each_session_has_its_own_rate_limit() -> None:
+    with http_server("--rate-limit", "2/600") as server:
+        async with http_client(server) as eager, http_client(server) as other:
+            for _ in range(2):
+                await eager.ok("chrome_list_connections")
+            kind, text = await eager.error("chrome_list_connections")
+            assert "over its rate limit" in text, (kind, text)
+            await other.ok("chrome_list_connections")
+
+
+async def test_the_error_contract_is_the_same_as_on_stdio(mode_client: ModeClient) -> None:
+    client = mode_client
+    kind, text = await client.error("navigate", url="")
+    assert kind == "VALIDATION" and "\n\nSuggestion: " in text
+    result = await client.call("navigate", url="")
+    assert (
+        result.meta["cdpilot/recoverable"] is True
+        and result.meta["cdpilot/toolName"] == spelled(client.mode, "navigate", {})[0]
+    )
+    with pytest.raises(MCPError) as info:
+        await client.client.call_tool("no_such_tool", {})
+    assert info.value.code == -32602 and info.value.message == "Unknown tool: no_such_tool"
+
+
+async def test_progress_reaches_a_client_that_asks_over_http(mode_client: ModeClient, site_url: str) -> None:
+    received: list[tuple[float, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        received.append((progress, message))
+
+    name, args = spelled(mode_client.mode, "navigate", {"url": f"{site_url}/slow"})
+    result = await mode_client.client.call_tool(name, args, progress_callback=on_progress)
+    assert not result.is_error and received and all(message for _, message in received), received
+    assert [number for number, _ in received] == sorted({number for number, _ in received})
+
+
+async def test_a_cancelled_call_gets_no_result_and_the_session_goes_on(
+    shared_server: HttpServer, site_url: str
+) -> None:
+    """The call would time out after 2 s and answer with an error result on its own stream: once
+    cancelled, the stream ends with the SDK's "Request cancelled" instead (over HTTP the POST that
+    carried the call must end somehow), and the session still serves the next call."""
+    async with httpx.AsyncClient(headers=JSON_HEADERS, timeout=30) as web:
+        opened = await web.post(shared_server.url, json=INITIALIZE)
+        web.headers["Mcp-Session-Id"] = opened.headers["mcp-session-id"]
+        web.headers["Mcp-Protocol-Version"] = "2025-06-18"
+        await web.post(shared_server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+        def call(request_id: int, tool: str, meta: dict[str, Any], **arguments: Any) -> dict[str, Any]:
+            params = {"name": tool, "arguments": arguments, "_meta": meta}
+            return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+        assert (await web.post(shared_server.url, json=call(1, "navigate", {}, url=f"{site_url}/red"))).is_success
+        seen: list[dict[str, Any]] = []
+        wait = call(2, "wait_for", {"progressToken": "w"}, selector="#never", timeout_ms=2000)
+        with anyio.fail_after(20):
+            async with web.stream("POST", shared_server.url, json=wait) as stream:
+                async for line in stream.aiter_lines():
+                    if line.startswith("data:"):
+                        seen.append(json.loads(line.removeprefix("data:")))
+                        if len(seen) == 1:  # under way: a progress notification came first
+                            cancel = {"requestId": 2, "reason": "test"}
+                            notice = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel}
+                            assert (await web.post(shared_server.url, json=notice)).status_code == 202
+        assert seen[0]["method"] == "notifications/progress"
+        answers = [message for message in seen if message.get("id") == 2]
+        assert answers == [{"jsonrpc": "2.0", "id": 2, "error": {"code": -32800, "message": "Request cancelled"}}]
+        later = await web.post(shared_server.url, json=call(3, "list_targets", {}))
+        assert later.is_success and "/red" in later.text
+        await web.delete(shared_server.url)
+
+
+def haproxy_config(lb_port: int, replicas: list[HttpServer]) -> str:
+    """The HAProxy configuration of docs/deploy.md, listening on `lb_port`, in front of `replicas`."""
+    text = (Path(__file__).parents[2] / "docs" / "deploy.md").read_text(encoding="utf-8")
+    block = text.split("```haproxy\n", 1)[1].split("```", 1)[0]
+    lines = [line for line in block.splitlines() if not line.strip().startswith("server ")]
+    servers = [f"    server r{n} 127.0.0.1:{replica.port} check inter 500ms" for n, replica in enumerate(replicas)]
+    return "\n".join(lines).replace("bind :8080", f"bind 127.0.0.1:{lb_port}") + "\n" + "\n".join(servers) + "\n"
+
+
+@contextmanager
+def load_balancer(config: Path, port: int) -> Iterator[None]:
+    """HAProxy in the foreground with `config`, listening on `port`."""
+    with subprocess.Popen(["haproxy", "-db", "-f", str(config)], stderr=subprocess.PIPE, text=True) as lb:
+        try:
+            wait_until(lambda: lb.poll() is not None or reachable(port), "haproxy to listen")
+            assert lb.poll() is None, lb.communicate()[1]
+            yield
+        finally:
+            lb.terminate()
+            lb.communicate(timeout=10)
+
+
+@pytest.mark.skipif(shutil.which("haproxy") is None, reason="haproxy is not installed")
+async def test_replicas_behind_the_documented_haproxy_keep_each_session_on_its_replica(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    with (
+        http_server("--host", "0.0.0.0", env={"CDPILOT_AUTH_TOKEN": token}) as first,
+        http_server("--host", "0.0.0.0", env={"CDPILOT_AUTH_TOKEN": token}) as second,
+    ):
+        lb_port = free_port()
+        config = tmp_path / "haproxy.cfg"
+        config.write_text(haproxy_config(lb_port, [first, second]))
+        with load_balancer(config, lb_port):
+            front = f"http://127.0.0.1:{lb_port}/mcp"
+            async with (
+                http_client(front, token=token) as a,
+                http_client(front, token=token) as b,
+                http_client(front, token=token) as c,
+                http_client(front, token=token) as d,
+            ):
+                for client in (a, b, c, d):
+                    await client.ok("chrome_launch")
+                for client in (a, b, c, d):  # every later request reaches the replica that holds the session
+                    assert "launched Chrome" in await client.ok("chrome_list_connections")
+                    assert await client.js("1 + 1") == 2
+                counts = [first.health()["sessions"], second.health()["sessions"]]
+                assert sorted(counts) == [2, 2], counts  # leastconn spread the new sessions
+
+
+async def test_tools_list_over_http_is_the_manifest_of_the_mode(mode_client: ModeClient) -> None:
+    listed = await mode_client.client.list_tools()
+    served = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.tools]
+    manifest = json.loads(tools_list_json(mode_client.mode, None))["tools"]  # type: ignore[arg-type]
+    assert [tool["name"] for tool in served] == [tool["name"] for tool in manifest]
+    assert [tool["inputSchema"] for tool in served] == [tool["inputSchema"] for tool in manifest]
