@@ -23,6 +23,7 @@ from bench import (
     compile_bytecode,
     console_memory,
     first_contact,
+    http_sessions,
     outline_size,
     overhead,
     profiling,
@@ -89,6 +90,11 @@ def run() -> dict[str, Any]:
             "first navigate with auto-launch: end to end, in-process steps, raw Chromium floor",
             lambda: first_contact.measure(base_url),
         )
+    section(
+        "http",
+        "Streamable HTTP: per-call overhead vs stdio, then concurrent sessions with a browser each",
+        http_sessions.measure,
+    )
     section("outline_size", "page outline size vs the peers' snapshots, same pages", outline_size.measure)
     section("profile", "cProfile of cdpilot over trivial calls", profiling.measure)
     section("source_maps", "source maps: parse and first lookups on a 5 MB map", sourcemap_bench.measure)
