@@ -31,9 +31,9 @@ check-generated: $(INSTALLED) ## fail if generated/ is stale or any tool lacks a
 	$(PY) -m codegen --check
 	$(VENV)/bin/cdpilot --check-handlers
 
-check: $(INSTALLED) ## ruff, mypy --strict on src/ and generated/, check-generated
-	$(VENV)/bin/ruff check src codegen tests demo
-	$(VENV)/bin/ruff format --check src codegen tests demo
+check: $(INSTALLED) ## ruff and mypy --strict over src, generated, codegen, tests and bench; check-generated
+	$(VENV)/bin/ruff check src codegen tests demo bench
+	$(VENV)/bin/ruff format --check src codegen tests demo bench
 	$(VENV)/bin/mypy
 	$(MAKE) --no-print-directory check-generated
 
