@@ -29,9 +29,13 @@ from cdpilot.errors import ExecutionError
 
 RECORD_KEY = "cdpilot.performance"  # Symbol.for(RECORD_KEY): where the page keeps our record
 SLOWEST_RESOURCES = 3
-NEXT_PAINT = "new Promise((done) => { setTimeout(done, 100); requestAnimationFrame(() => setTimeout(done, 0)); })"
-"""Settles after the page's next paint (an interaction's entry is made then), or 100 ms: a
-hidden page does not paint."""
+NEXT_PAINT = (
+    "new Promise((done) => { setTimeout(done, 1000); "
+    "requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0))); })"
+)
+"""Settles once the page has painted twice (an interaction's entry is made when the frame after
+it is presented, which a loaded machine can put off past a fixed wait), or after 1 s: a hidden
+page does not paint. Without it a slow interaction read too soon would pass for a fast one."""
 
 
 def _call(script: str, *arguments: object) -> str:
