@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path
+from typing import Any
 
 import mcp_types as types
 import pytest
@@ -16,7 +17,11 @@ from tests.support.site import html
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
-PAGES = {"/": (200, "text/html", html("Linked", "<h1 style='color:teal'>Linked</h1>"))}
+BINARY = bytes(range(256))
+PAGES = {
+    "/": (200, "text/html", html("Linked", "<h1 style='color:teal'>Linked</h1>")),
+    "/blob.bin": (200, "application/octet-stream", BINARY),
+}
 REFUSED = "No file of this session at"
 
 
@@ -70,6 +75,29 @@ async def test_a_saved_value_is_read_back_as_text_and_listed(client: ModeClient,
     assert json.loads(contents.text) == {"title": "Linked"}
     listed = await client.client.list_resources(cache_mode="refresh")
     assert link.uri in [resource.uri for resource in listed.resources]
+
+
+async def test_a_saved_body_a_storage_state_and_a_trace_are_linked(
+    client: ModeClient, site_url: str, output_dir: Path
+) -> None:
+    await client.ok("navigate", url=f"{site_url}/")
+    await client.ok("evaluate_js", expression="fetch('/blob.bin').then(r => r.arrayBuffer()).then(b => b.byteLength)")
+    await client.ok("evaluate_js", expression="localStorage.setItem('linked', 'yes'), 1")
+    listing = await client.ok("list_network_requests")
+    [line] = [line for line in listing.splitlines() if "/blob.bin" in line]
+    calls: list[tuple[str, dict[str, Any], str]] = [
+        ("get_network_request", {"request_id": line.split()[0], "save_body_to": "body.bin"}, "body.bin"),
+        ("save_storage_state", {"path": "state.json"}, "state.json"),
+        ("record_trace", {"path": "trace.json", "duration_ms": 100}, "trace.json"),
+    ]
+    for tool, arguments, name in calls:
+        (link,) = links_of(await client.call(tool, **arguments))
+        assert link.uri == f"cdpilot://files/{name}"
+        assert await bytes_read(client, link.uri) == (output_dir / client.mode / name).read_bytes()
+    assert await bytes_read(client, "cdpilot://files/body.bin") == BINARY
+    assert json.loads(await bytes_read(client, "cdpilot://files/state.json"))["origins"][0]["localStorage"] == [
+        {"name": "linked", "value": "yes"}
+    ]
 
 
 async def test_an_answer_without_a_file_has_no_link(client: ModeClient, site_url: str) -> None:
