@@ -41,7 +41,10 @@ def initialize_results(version: str) -> dict[str, str]:
     introduce themselves alike: the tools tell them apart)."""
     result = types.InitializeResult(
         protocol_version=HANDSHAKE_PROTOCOL_VERSIONS[-1],
-        capabilities=types.ServerCapabilities(tools=types.ToolsCapability(list_changed=False)),
+        capabilities=types.ServerCapabilities(
+            resources=types.ResourcesCapability(subscribe=False, list_changed=False),
+            tools=types.ToolsCapability(list_changed=False),
+        ),
         server_info=types.Implementation(name=SERVER_NAME, version=version),
         instructions=INSTRUCTIONS,
     )

@@ -17,6 +17,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from cdpilot import __version__
 from cdpilot.server import sdk_server
+from cdpilot.server.file_links import SessionFiles
 from cdpilot.server.handshake import HandOver, Handshake
 from cdpilot.server.tool_filter import select_tools, tools_list_json
 from cdpilot.server.wire import Lines, Wire, Writer
@@ -171,7 +172,9 @@ async def sdk_answers(list_json: str, *messages: dict[str, Any]) -> list[bytes]:
     async def never(name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
         raise AssertionError("no call in these tests")
 
-    return await exchange_lines(sdk_server.build_server(lambda _ctx: never, list_json), *messages)
+    return await exchange_lines(
+        sdk_server.build_server(lambda _ctx: never, list_json, lambda _ctx: SessionFiles(None)), *messages
+    )
 
 
 def test_the_generated_identity_is_the_packages() -> None:
@@ -326,7 +329,7 @@ async def test_the_sdk_takes_over_what_waited_in_order_and_answers_initialize_no
         client.send(call(4, "third"), '{"jsonrpc": "2.0", "id": 5}', "not json")
         assert (await client.read())["error"]["code"] == -32700  # not JSON: answered at once
         loaded.set_result(None)
-        serving = asyncio.create_task(sdk_server.serve(tool.call, list_json, wire, await handshake))
+        serving = asyncio.create_task(sdk_server.serve(tool.call, list_json, wire, await handshake, None))
         answers = {message["id"]: message for message in [await client.read() for _ in range(4)]}
         assert answers.pop(5)["error"]["code"] == -32600  # not a JSON-RPC message: the SDK's models tell
         assert {request_id: a["result"]["content"][0]["text"] for request_id, a in answers.items()} == {
@@ -360,7 +363,7 @@ async def test_input_that_ends_before_the_sdk_is_loaded_ends_the_session_as_it_w
         assert [(await client.read())["id"] for _ in range(2)] == [0, 2]
         loaded.set_result(None)
         async with asyncio.timeout(10):
-            await sdk_server.serve(tool.call, list_json, wire, await handshake)
+            await sdk_server.serve(tool.call, list_json, wire, await handshake, None)
         pipes.close_server_output()
         assert await client.rest() == []
 
@@ -377,7 +380,7 @@ async def test_a_call_that_waited_can_be_cancelled_after_the_hand_over() -> None
         client.send(initialize(), INITIALIZED, call(1, "cancelled"), cancelled, call(2, "served"))
         assert (await client.read())["id"] == 0
         loaded.set_result(None)
-        serving = asyncio.create_task(sdk_server.serve(tool.call, list_json, wire, await handshake))
+        serving = asyncio.create_task(sdk_server.serve(tool.call, list_json, wire, await handshake, None))
         tool.release.set()
         assert (await client.read())["id"] == 2
         client.end_input()

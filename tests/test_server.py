@@ -13,12 +13,15 @@ import anyio
 import mcp_types as types
 import pytest
 from mcp import Client
+from mcp.server.lowlevel import Server
 from mcp.server.session import ServerSession
 
 import cdpilot.handlers
 from cdpilot.context import Settings
 from cdpilot.progress import report
 from cdpilot.server.app import Backend
+from cdpilot.server.fast_path import CallTool
+from cdpilot.server.file_links import SessionFiles
 from cdpilot.server.registry import Registry
 from cdpilot.server.sdk_server import build_server
 from tests.support.sdk_wire import exchange
@@ -143,6 +146,11 @@ INITIALIZE = {
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
+def sdk_server_for(call: CallTool) -> Server[Any]:
+    """The SDK's server around one stub call (its resources: a session that wrote nothing)."""
+    return build_server(lambda _ctx: call, TOOLS_JSON, lambda _ctx: SessionFiles(None))
+
+
 def call_request(request_id: int, **params: Any) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": "navigate", **params}}
 
@@ -150,7 +158,7 @@ def call_request(request_id: int, **params: Any) -> dict[str, Any]:
 @pytest.mark.anyio
 async def test_a_call_with_a_progress_token_sends_numbered_progress_with_messages_before_its_answer() -> None:
     written = await exchange(
-        build_server(lambda _ctx: Reporting().call, TOOLS_JSON),
+        sdk_server_for(Reporting().call),
         INITIALIZE,
         INITIALIZED,
         call_request(1, _meta={"progressToken": "t"}),
@@ -177,9 +185,7 @@ async def test_a_call_with_a_progress_token_sends_numbered_progress_with_message
 @pytest.mark.anyio
 async def test_a_call_without_a_token_sends_no_progress() -> None:
     reporting = Reporting()
-    written = await exchange(
-        build_server(lambda _ctx: reporting.call, TOOLS_JSON), INITIALIZE, INITIALIZED, call_request(1)
-    )
+    written = await exchange(sdk_server_for(reporting.call), INITIALIZE, INITIALIZED, call_request(1))
     assert [message.get("id") for message in written] == [0, 1] and reporting.calls == 1
 
 
@@ -190,7 +196,7 @@ async def test_the_official_client_gets_its_progress_callback_called() -> None:
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         received.append((progress, total, message))
 
-    async with Client(build_server(lambda _ctx: Reporting().call, TOOLS_JSON), mode="legacy") as client:
+    async with Client(sdk_server_for(Reporting().call), mode="legacy") as client:
         result = await client.call_tool("navigate", {}, progress_callback=on_progress)
     assert not result.is_error
     assert received == [(1, None, "Launching Chromium"), (2, None, "Loading http://127.0.0.1/")]
@@ -204,7 +210,7 @@ async def test_progress_that_cannot_be_sent_does_not_fail_the_call(monkeypatch: 
     monkeypatch.setattr(ServerSession, "report_progress", broken)
     reporting = Reporting()
     written = await exchange(
-        build_server(lambda _ctx: reporting.call, TOOLS_JSON),
+        sdk_server_for(reporting.call),
         INITIALIZE,
         INITIALIZED,
         call_request(1, _meta={"progressToken": 7}),

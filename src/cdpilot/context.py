@@ -72,10 +72,12 @@ class Image:
 
 @dataclass(frozen=True)
 class ToolResult:
-    """A handler's answer: compact text, plus images for screenshots."""
+    """A handler's answer: compact text, plus images for screenshots, plus the files it wrote
+    (the registry offers each to the client as a resource link, for clients on other machines)."""
 
     text: str
     images: tuple[Image, ...] = field(default=())
+    files: tuple[Path, ...] = field(default=())
 
 
 @dataclass

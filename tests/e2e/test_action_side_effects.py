@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import mcp_types as types
 import pytest
 
-from tests.e2e.harness import ModeClient
+from tests.e2e.harness import ModeClient, text_of
 from tests.support.site import html
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -85,7 +86,8 @@ async def test_a_file_input_click_names_the_chooser_and_leaves_the_page_usable(o
 async def test_a_click_that_downloads_says_so_and_where_the_file_went(
     opener: ModeClient, site_url: str, output_dir: Path
 ) -> None:
-    text = await opener.ok("click_element", selector="#report")
+    result = await opener.call("click_element", selector="#report")
+    text = text_of(result)
     lines = text.splitlines()
     assert lines[0] == 'Clicked a#report "Get the report".', text
     saved = output_dir / opener.mode / "downloads" / "report.csv"
@@ -93,6 +95,10 @@ async def test_a_click_that_downloads_says_so_and_where_the_file_went(
     assert "avigat" not in text, text  # not "a navigation that did not load"
     assert saved.read_bytes() == REPORT
     assert await opener.js("location.pathname") == "/opener"
+    (link,) = [block for block in result.content if isinstance(block, types.ResourceLink)]
+    assert (link.uri, link.mime_type, link.size) == ("cdpilot://files/downloads/report.csv", "text/csv", len(REPORT))
+    (contents,) = (await opener.client.read_resource(link.uri)).contents
+    assert isinstance(contents, types.TextResourceContents) and contents.text.encode() == REPORT
 
     text = await opener.ok("click_element", selector="#report")  # the same name again: kept apart
     assert f"saved as {saved.with_name('report (2).csv')}." in text, text
@@ -106,7 +112,10 @@ async def test_a_download_link_saves_under_its_own_name(opener: ModeClient, site
 
 
 async def test_navigating_to_a_download_says_the_page_stayed(opener: ModeClient, site_url: str) -> None:
-    text = await opener.ok("navigate", url=f"{site_url}/report")
+    result = await opener.call("navigate", url=f"{site_url}/report")
+    text = text_of(result)
+    (link,) = [block for block in result.content if isinstance(block, types.ResourceLink)]
+    assert link.uri.startswith("cdpilot://files/downloads/report") and link.size == len(REPORT)
     assert text.startswith(f"Downloaded report.csv (12 KB) from {site_url}/report: saved as "), text
     assert text.splitlines()[1] == f'The page stayed at {site_url}/opener ("Opener").', text
 

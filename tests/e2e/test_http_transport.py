@@ -8,6 +8,7 @@ processes and temp profiles can be counted apart from those of every other test.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -28,6 +29,7 @@ from typing import Any
 
 import anyio
 import httpx2 as httpx
+import mcp_types as types
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -199,6 +201,30 @@ async def test_two_concurrent_sessions_each_see_only_their_own_browser(
         assert "No connections" in await blue.ok("chrome_list_connections")
         assert f"pid={pids['red']}" in await red.ok("chrome_list_connections")
         assert await red.js("document.title") == "Red"
+
+
+async def test_a_file_a_session_writes_is_read_through_its_link_by_that_session_only(
+    shared_server: HttpServer, site_url: str
+) -> None:
+    async with http_client(shared_server) as owner, http_client(shared_server) as other:
+        await owner.ok("navigate", url=f"{site_url}/red")
+        assert await owner.js("document.title") == "Red"
+        result = await owner.call("browser_screenshot", path="shots/red.png")
+        assert not result.is_error, text_of(result)
+        (link,) = [block for block in result.content if isinstance(block, types.ResourceLink)]
+        saved = Path(re.search(r" to (/\S+\.png)", text_of(result))[1])  # type: ignore[index]
+        assert saved.parent.parent.name.startswith("session-") and link.uri == "cdpilot://files/shots/red.png"
+        (contents,) = (await owner.client.read_resource(link.uri)).contents
+        assert isinstance(contents, types.BlobResourceContents)
+        assert base64.b64decode(contents.blob) == saved.read_bytes()
+        listed = await owner.client.list_resources(cache_mode="refresh")
+        assert [resource.uri for resource in listed.resources] == [link.uri]
+        theirs = f"cdpilot://files/../{saved.parent.parent.name}/shots/red.png"
+        for uri in (link.uri, theirs, "cdpilot://files/shots/none.png"):
+            with pytest.raises(MCPError) as refused:
+                await other.client.read_resource(uri)
+            assert refused.value.error.message.startswith(f"No file of this session at {uri!r}."), uri
+        assert (await other.client.list_resources(cache_mode="refresh")).resources == []
 
 
 async def test_ending_a_session_by_delete_closes_its_browser(shared_server: HttpServer) -> None:

@@ -189,7 +189,7 @@ async def test_a_screenshot_is_saved_under_the_output_dir(client: ModeClient, si
     await client.ok("navigate", url=f"{site_url}/")
     result = await client.call("browser_screenshot", path="shots/home.png")
     saved = output_dir / client.mode / "shots" / "home.png"
-    assert len(result.content) == 1  # a path instead of the image
+    assert [block.type for block in result.content] == ["text", "resource_link"]  # a path and a link, no image
     assert re.fullmatch(rf"Saved screenshot of the viewport, \d+×\d+, png, \d+ KB to {saved}", text_of(result))
     assert saved.read_bytes().startswith(PNG_MAGIC)
     await client.ok("browser_screenshot", path="home.webp")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from cdpilot import progress
+from cdpilot.browser.page.page_facts import Download
 from cdpilot.browser.session.auto_connect import find_local_browser
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.connection_facts import ConnectionInfo
@@ -12,6 +15,11 @@ from cdpilot.browser.session.manager import ConnectOptions, LaunchOptions
 from cdpilot.context import AttachTarget, ToolContext, add_call_note
 
 NO_AUTO_LAUNCH = "cdpilot --no-auto-launch turns this off"
+
+
+def downloaded_files(downloads: Iterable[Download]) -> tuple[Path, ...]:
+    """The files completed downloads left in the output directory, for the result's resource links."""
+    return tuple(Path(d.path) for d in downloads if d.state == "completed" and d.path is not None and not d.problem)
 
 
 def wants_context(include_context: bool | None, ctx: ToolContext) -> bool:

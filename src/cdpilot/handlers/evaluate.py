@@ -37,7 +37,7 @@ async def value_result(value: Value, save_to: str | None, ctx: ToolContext) -> T
         return ToolResult(evaluation_answer(value, max_chars=max_chars))
     data = saved_text(value).encode()
     path = await asyncio.to_thread(write_output, ctx.settings.output_dir, save_to, data, field="save_to")
-    return ToolResult(saved_value_answer(value, str(path), max_chars=max_chars))
+    return ToolResult(saved_value_answer(value, str(path), max_chars=max_chars), files=(path,))
 
 
 async def evaluate_js(args: EvaluateJsArgs, ctx: ToolContext) -> ToolResult:

@@ -33,7 +33,7 @@ from cdpilot.browser.dom.keys import parse_key
 from cdpilot.browser.page import tabs
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers.common import browser, wants_context
+from cdpilot.handlers.common import browser, downloaded_files, wants_context
 from cdpilot.upload_files import resolve_upload_files, upload_root
 
 
@@ -147,7 +147,7 @@ async def _answer(conn: BrowserConnection, first: str, report: ActionReport, ful
     lines = answers.action_lines(first, report)
     if report.effects.pause is not None:
         lines += pause_bundle_lines(await take_pause_snapshot(conn, report.effects.pause, full=full, console_mark=None))
-    return ToolResult("\n".join(lines))
+    return ToolResult("\n".join(lines), files=downloaded_files(report.effects.downloads))
 
 
 async def fill_form(args: FillFormArgs, ctx: ToolContext) -> ToolResult:

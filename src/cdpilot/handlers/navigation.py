@@ -12,7 +12,7 @@ from cdpilot.browser.page.page_facts import NavigationResult
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.handlers.common import browser
+from cdpilot.handlers.common import browser, downloaded_files
 
 
 async def _answer(conn: BrowserConnection, result: NavigationResult) -> ToolResult:
@@ -20,7 +20,8 @@ async def _answer(conn: BrowserConnection, result: NavigationResult) -> ToolResu
     if result.pause is not None:
         bundle = pause_bundle_lines(await take_pause_snapshot(conn, result.pause, full=True, console_mark=None))
         return ToolResult(paused_navigation_answer(result, bundle))
-    return ToolResult(navigation_answer(result))
+    downloads = (result.download,) if result.download is not None else ()
+    return ToolResult(navigation_answer(result), files=downloaded_files(downloads))
 
 
 async def navigate(args: NavigateArgs, ctx: ToolContext) -> ToolResult:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from pathlib import Path
 
 from cdpilot_generated.models import GetConsoleLogsArgs, GetNetworkRequestArgs, ListNetworkRequestsArgs
 
@@ -60,6 +61,7 @@ async def get_network_request(args: GetNetworkRequestArgs, ctx: ToolContext) -> 
     log = conn.features.network
     entry = await log.settled(args.request_id, SETTLE_S)
     body: ResponseBody | MissingBody | SavedBody | None = None
+    written: tuple[Path, ...] = ()
     if args.save_body_to is not None:
         found = await conn.features.unless_blocked(log.body(entry.id, wait_s=SETTLE_S))
         if isinstance(found, MissingBody):
@@ -69,9 +71,10 @@ async def get_network_request(args: GetNetworkRequestArgs, ctx: ToolContext) -> 
             write_output, ctx.settings.output_dir, args.save_body_to, found.data, field="save_body_to"
         )
         body = SavedBody(str(path), len(found.data))
+        written = (path,)
     elif args.include_body:
         body = await conn.features.unless_blocked(log.body(entry.id, wait_s=SETTLE_S))
     answer = request_detail_answer(
         entry, body, max_body_chars=args.max_body_chars, max_chars=ctx.settings.max_answer_chars
     )
-    return ToolResult(answer)
+    return ToolResult(answer, files=written)

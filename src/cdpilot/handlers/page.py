@@ -61,7 +61,7 @@ async def browser_screenshot(args: BrowserScreenshotArgs, ctx: ToolContext) -> T
     if args.path is not None:
         data = base64.b64decode(shot.data_base64)
         path = await asyncio.to_thread(write_output, ctx.settings.output_dir, args.path, data, field="path")
-        return ToolResult(saved_screenshot_answer(shot, str(path)))
+        return ToolResult(saved_screenshot_answer(shot, str(path)), files=(path,))
     return ToolResult(screenshot_answer(shot), images=(Image(shot.data_base64, shot.mime_type),))
 
 
@@ -75,7 +75,7 @@ async def save_pdf(args: SavePdfArgs, ctx: ToolContext) -> ToolResult:
     answer = saved_pdf_answer(
         printed, url=conn.target_url or "", path=str(path), paper=args.paper, landscape=args.landscape
     )
-    return ToolResult(answer)
+    return ToolResult(answer, files=(path,))
 
 
 async def browser_set_viewport(args: BrowserSetViewportArgs, ctx: ToolContext) -> ToolResult:

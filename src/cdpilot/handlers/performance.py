@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import time
+from pathlib import Path
 
 from cdpilot_generated.models import PerformanceMetricsArgs, RecordTraceArgs
 
@@ -31,4 +32,4 @@ async def record_trace(args: RecordTraceArgs, ctx: ToolContext) -> ToolResult:
     opener = functools.partial(open_output, ctx.settings.output_dir, user_path, field="path")
     trace = await tracing.save(conn, recording, opener)
     answer = trace_answer(trace, url=conn.target_url or "", reload=args.reload)
-    return ToolResult(answer)
+    return ToolResult(answer, files=(Path(trace.path),))

@@ -83,7 +83,7 @@ async def save_storage_state(args: SaveStorageStateArgs, ctx: ToolContext) -> To
     document, state = await site_data.storage_state(conn)
     data = json.dumps(document, indent=2).encode()
     path = await asyncio.to_thread(write_output, ctx.settings.output_dir, args.path, data, field="path")
-    return ToolResult(answers.state_saved_line(str(path), state))
+    return ToolResult(answers.state_saved_line(str(path), state), files=(path,))
 
 
 async def load_storage_state(args: LoadStorageStateArgs, ctx: ToolContext) -> ToolResult:

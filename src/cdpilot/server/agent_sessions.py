@@ -30,6 +30,7 @@ from cdpilot.handlers import HANDLERS
 from cdpilot.output_files import output_root
 from cdpilot.server.app import CLEANUP_SECONDS, new_connections
 from cdpilot.server.fast_path import CallTool
+from cdpilot.server.file_links import SessionFiles
 from cdpilot.server.registry import Registry
 
 logger = logging.getLogger(__name__)
@@ -87,6 +88,11 @@ class SessionTable:
         """The tools/call pipeline of the session `ctx` belongs to."""
         session: AgentSession = connection_of(ctx).state[STATE_KEY]
         return session.registry.call
+
+    def files_for(self, ctx: ServerRequestContext[Any, Any]) -> SessionFiles:
+        """The files of the session `ctx` belongs to: the only ones its resources/read may reach."""
+        session: AgentSession = connection_of(ctx).state[STATE_KEY]
+        return session.registry.files
 
     def _open(self, connection: Connection) -> None:
         session_id = connection.session_id

@@ -151,7 +151,7 @@ async def serve(mode: Mode, settings: Settings) -> int:
             from cdpilot.server import sdk_server  # imported by now, in the thread
 
             backend.warm_up()
-            await sdk_server.serve(backend.call, list_json, wire, handover)
+            await sdk_server.serve(backend.call, list_json, wire, handover, settings.output_dir)
     except asyncio.CancelledError:
         main.uncancel()  # a signal or a broken handler table: shut down in order, nothing left to cancel cleanup
     finally:

@@ -61,7 +61,7 @@ class _Uvicorn(uvicorn.Server):
 
 def build_app(mode: Mode, settings: Settings, http: HttpSettings, table: SessionTable) -> AccessLog:
     """The ASGI app: ``/mcp`` and ``/healthz`` behind the token check, inside the access log."""
-    server = build_server(table.call_for, tools_list_json(mode, settings.tools))
+    server = build_server(table.call_for, tools_list_json(mode, settings.tools), table.files_for)
     server.middleware.append(table.middleware)
     manager = StreamableHTTPSessionManager(
         app=server,

@@ -32,6 +32,7 @@ from cdpilot.errors import (
     render_parameter_references,
     render_tool_references,
 )
+from cdpilot.server.file_links import SessionFiles
 from cdpilot.server.rate_limit import RateLimiter
 from cdpilot.text import clip
 
@@ -232,6 +233,7 @@ class Registry:
         self._parameters = parameters_by_tool(self._table)
         self._log = log or ErrorLog()
         self._limiter = RateLimiter(ctx.settings.rate_limit)
+        self.files = SessionFiles(ctx.settings.output_dir)
 
     def spell(self, tool: str) -> str:
         """A granular tool as the client must call it in the active mode."""
@@ -305,6 +307,8 @@ class Registry:
             text = clip(text, limit - len(note)) + note
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=text)]
         content += [types.ImageContent(type="image", data=i.data_base64, mime_type=i.mime_type) for i in result.images]
+        if result.files:
+            content += self.files.links(result.files)
         return types.CallToolResult(content=content)
 
     def _failure(

@@ -5,7 +5,8 @@ the same `Server` is driven by the SDK's session manager.
 
 tools/list is answered from the manifest codegen serialised at build time; tools/call goes
 straight to the registry, the single error boundary: through `Backend` on stdio, through the
-session's own registry over HTTP.
+session's own registry over HTTP. resources/list and resources/read serve the files the
+session's tools wrote (`cdpilot.server.file_links`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import mcp_types as types
@@ -24,6 +26,7 @@ from mcp.server.session import ServerSession
 from cdpilot import __version__
 from cdpilot.progress import ProgressSink, reporting_to
 from cdpilot.server.fast_path import CallTool, Tools
+from cdpilot.server.file_links import SessionFiles
 from cdpilot.server.handshake import HandOver
 from cdpilot.server.stdio import stdio_transport
 from cdpilot.server.wire import Wire
@@ -32,12 +35,14 @@ logger = logging.getLogger(__name__)
 
 
 CallFor = Callable[[ServerRequestContext[Any]], CallTool]
+FilesFor = Callable[[ServerRequestContext[Any]], SessionFiles]
 
 
-def build_server(call_for: CallFor, list_json: str) -> Server[Any]:
+def build_server(call_for: CallFor, list_json: str, files_for: FilesFor) -> Server[Any]:
     """The SDK's server: tools/list from `list_json`, tools/call to the call `call_for` picks for
     the request (stdio has one; HTTP one per session) with a progress sink (which sends nothing
-    unless the client asked, with a ``progressToken``)."""
+    unless the client asked, with a ``progressToken``), resources from the files `files_for`
+    picks likewise."""
     listed: list[types.ListToolsResult] = []  # parsed on first use: the fast path serves the manifest as is
 
     async def list_tools(
@@ -51,8 +56,24 @@ def build_server(call_for: CallFor, list_json: str) -> Server[Any]:
         with reporting_to(progress_sink(ctx.session)):
             return await call_for(ctx)(params.name, params.arguments)
 
+    async def list_resources(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return files_for(ctx).listed()
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        return files_for(ctx).read(params.uri)
+
     return Server(
-        SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool
+        SERVER_NAME,
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
     )
 
 
@@ -73,8 +94,9 @@ def progress_sink(session: ServerSession) -> ProgressSink:
     return send
 
 
-async def serve(call: CallTool, list_json: str, wire: Wire, handover: HandOver) -> None:
-    """Serve the session from the hand-over until input ends."""
-    server = build_server(lambda ctx: call, list_json)
+async def serve(call: CallTool, list_json: str, wire: Wire, handover: HandOver, output_dir: Path | None) -> None:
+    """Serve the session from the hand-over until input ends; its files are under `output_dir`."""
+    files = SessionFiles(output_dir)
+    server = build_server(lambda ctx: call, list_json, lambda ctx: files)
     async with stdio_transport(wire, handover, Tools(call, list_json)) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
