@@ -46,7 +46,7 @@ PROBE_SCHEMA = {
 def repo(tmp_path: Path) -> Path:
     copy = tmp_path / "repo"
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    for part in ("schemas", "codegen", "src", "generated", "tests"):
+    for part in ("schemas", "codegen", "src", "generated", "tests", "bench"):
         shutil.copytree(REPO / part, copy / part, ignore=ignore)
     for name in ("pyproject.toml", "Makefile"):
         shutil.copy(REPO / name, copy / name)

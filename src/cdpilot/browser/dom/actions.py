@@ -10,7 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from cdpilot.browser.dom.element_facts import ActionReport, ChosenOption, Effects
-from cdpilot.browser.dom.element_input import actionable_point, call_script, send_keys, send_mouse, wait_actionable
+from cdpilot.browser.dom.element_input import (
+    actionable_point,
+    arm_landing,
+    call_script,
+    landed,
+    next_paint,
+    send_keys,
+    send_mouse,
+    wait_actionable,
+)
 from cdpilot.browser.dom.keys import KeyPress, parse_key
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
 from cdpilot.browser.dom.watch import page_context, perform
@@ -39,13 +48,30 @@ async def click(
     downloads = button == "left" and bool(await call_script(conn, element, "download_link"))
     mouse = {"x": x, "y": y, "button": button}
 
-    async def events() -> None:
+    async def press_and_release() -> None:
         await send_mouse(conn, {"type": "mouseMoved", "x": x, "y": y})
         for count in range(1, click_count + 1):
             await send_mouse(
                 conn, {**mouse, "type": "mousePressed", "buttons": BUTTON_BITS[button], "clickCount": count}
             )
             await send_mouse(conn, {**mouse, "type": "mouseReleased", "buttons": 0, "clickCount": count})
+
+    async def events() -> None:
+        if not element.frames:
+            return await press_and_release()
+        # Inside a cross-origin iframe: a click the browser routed around it is sent once more,
+        # after the frame has painted again; a second miss is an error, never "Clicked".
+        for _ in range(2):
+            await arm_landing(conn, element)
+            await press_and_release()
+            if await landed(conn, element):
+                return None
+            await next_paint(conn, element)
+        raise StateError(
+            f"The click at ({x:.0f}, {y:.0f}) did not reach {element.description} in its cross-origin iframe: "
+            "the browser sent it to the page around the frame, twice.",
+            suggestion="Retry once the frame has finished loading; {tool:browser_screenshot} shows what is there.",
+        )
 
     effects = await perform(conn, events, timeout_ms=timeout_ms, downloads=downloads)
     return await action_report(conn, element, effects, with_context)

@@ -23,7 +23,7 @@ from typing import Any
 from cdpilot.browser.dom.keys import KeyPress, key_events
 from cdpilot.browser.dom.query import ElementHandle
 from cdpilot.browser.frames.frame_points import page_point, scroll_frames_into_view
-from cdpilot.browser.own_scripts import own_function, page_script
+from cdpilot.browser.own_scripts import own_expression, own_function, page_script
 from cdpilot.browser.page.evaluation import exception_text
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import CdpCommandError, CdpTimeoutError, ExecutionError, StateError
@@ -101,6 +101,33 @@ def _not_actionable(element: ElementHandle, problem: str, timeout_ms: int) -> St
         ),
     )
     return StateError(message, suggestion=suggestion)
+
+
+async def arm_landing(conn: BrowserConnection, element: ElementHandle) -> None:
+    """Before a click inside a cross-origin iframe: watch where its mousedown lands (`landed`)."""
+    await call_script(conn, element, "click_landing", "arm")
+
+
+async def landed(conn: BrowserConnection, element: ElementHandle) -> bool:
+    """Whether the armed mousedown reached the element. The browser routes input into an
+    out-of-process iframe by hit-test data its renderer sends on its own schedule, so on a
+    loaded machine a click can go to the frame around it instead, and nothing says so. When the
+    frame cannot be asked (it navigated, or the page paused), the click is taken as landed."""
+    if conn.features.debugger.paused is not None:
+        return True
+    try:
+        return await call_script(conn, element, "click_landing", "read") is not False
+    except (StateError, ExecutionError):
+        return True
+
+
+async def next_paint(conn: BrowserConnection, element: ElementHandle) -> None:
+    """Two animation frames of the element's frame (its renderer has composited since), or 1 s."""
+    settle = (
+        "new Promise((done) => { setTimeout(done, 1000); requestAnimationFrame(() => requestAnimationFrame(done)); })"
+    )
+    params = {"expression": own_expression(settle), "awaitPromise": True, "silent": True}
+    await conn.features.unless_blocked(element.session.send("Runtime.evaluate", params, timeout_s=2))
 
 
 async def send_mouse(conn: BrowserConnection, params: dict[str, Any]) -> None:
