@@ -123,10 +123,7 @@ async def landed(conn: BrowserConnection, element: ElementHandle) -> bool:
 
 async def next_paint(conn: BrowserConnection, element: ElementHandle) -> None:
     """Two animation frames of the element's frame (its renderer has composited since), or 1 s."""
-    settle = (
-        "new Promise((done) => { setTimeout(done, 1000); requestAnimationFrame(() => requestAnimationFrame(done)); })"
-    )
-    params = {"expression": own_expression(settle), "awaitPromise": True, "silent": True}
+    params = {"expression": own_expression(page_script("after_two_paints")), "awaitPromise": True, "silent": True}
     await conn.features.unless_blocked(element.session.send("Runtime.evaluate", params, timeout_s=2))
 
 

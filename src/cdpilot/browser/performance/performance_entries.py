@@ -29,13 +29,6 @@ from cdpilot.errors import ExecutionError
 
 RECORD_KEY = "cdpilot.performance"  # Symbol.for(RECORD_KEY): where the page keeps our record
 SLOWEST_RESOURCES = 3
-NEXT_PAINT = (
-    "new Promise((done) => { setTimeout(done, 1000); "
-    "requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0))); })"
-)
-"""Settles once the page has painted twice (an interaction's entry is made when the frame after
-it is presented, which a loaded machine can put off past a fixed wait), or after 1 s: a hidden
-page does not paint. Without it a slow interaction read too soon would pass for a fast one."""
 
 
 def _call(script: str, *arguments: object) -> str:
@@ -60,7 +53,9 @@ async def measure(conn: BrowserConnection) -> PerformanceMetrics:
             "Page.addScriptToEvaluateOnNewDocument", {"source": _call("performance_observer", RECORD_KEY, True)}
         )
     if conn.features.debugger.paused is None:
-        await _evaluate(conn, own_expression(NEXT_PAINT), await_promise=True)
+        # An interaction's entry is made when the frame after it is presented, which a loaded
+        # machine can put off: read too soon, a slow interaction would pass for a fast one.
+        await _evaluate(conn, own_expression(page_script("after_two_paints")), await_promise=True)
     found = await _evaluate(conn, _call("performance_metrics", RECORD_KEY, SLOWEST_RESOURCES))
     return _metrics(found)
 
