@@ -6,6 +6,7 @@ wait at once with the pause. A pause that was already there does not block readi
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -45,3 +46,32 @@ async def test_a_pause_ends_the_wait_and_an_existing_pause_does_not_block_readin
         assert reply["result"]["value"] == 2
     finally:
         await debugger.disable()
+
+
+TICKER = (
+    "window.ticker = setInterval(function tick() {\n  window.ticks = (window.ticks || 0) + 1;\n}, 1);\n"
+    "//# sourceURL=ticker.js"
+)
+
+
+async def test_turning_the_debugger_off_is_not_stopped_by_a_pause_it_would_end(browser: BrowserConnection) -> None:
+    """The page pauses (code that runs every millisecond, a pause asked for) while the debugger
+    is being turned off; turning off resumes it, so that pause must not refuse it."""
+    debugger = browser.features.debugger
+    await evaluate(browser, TICKER)
+    paused_meanwhile = 0
+    try:
+        for _ in range(20):
+            await debugger.enable()
+            await debugger.set_breakpoint(url="ticker.js", url_regex=None, line=1, column=None, condition=None)
+            pauses_before = debugger.pause_count
+            await asyncio.gather(  # the pause is asked for while the breakpoint is being removed
+                browser.features.unless_blocked(debugger.disable(), pause_blocks=False),
+                browser.page.send("Debugger.pause"),
+            )
+            paused_meanwhile += debugger.pause_count > pauses_before
+            assert debugger.paused is None and not debugger.enabled
+        assert paused_meanwhile, "the pause never landed during the turning off: the test proved nothing"
+        assert (await evaluate(browser, "window.ticks"))["result"]["value"] > 0  # the page runs
+    finally:
+        await evaluate(browser, "clearInterval(window.ticker)")

@@ -72,7 +72,9 @@ async def debugger_enable(args: DebuggerEnableArgs, ctx: ToolContext) -> ToolRes
 
 async def debugger_disable(args: DebuggerDisableArgs, ctx: ToolContext) -> ToolResult:
     conn = await browser(ctx, args.connection_id)
-    return ToolResult(disabled_line(await conn.features.unless_blocked(conn.features.debugger.disable())))
+    return ToolResult(
+        disabled_line(await conn.features.unless_blocked(conn.features.debugger.disable(), pause_blocks=False))
+    )
 
 
 async def debugger_skip_all_pauses(args: DebuggerSkipAllPausesArgs, ctx: ToolContext) -> ToolResult:

@@ -245,15 +245,16 @@ class LiveBreakpoints:
 
     async def remove_all(self) -> int:
         """Drop every one from the browser (``Debugger.disable`` alone leaves URL breakpoints in
-        place); how many there were."""
+        place); how many there were. The record is emptied before the first await, so a second
+        call meanwhile (a turning off that outlived its caller) finds nothing left to remove."""
         session = self._require_session()
-        for live in self._live.values():
+        removed = list(self._live.values())
+        self._live.clear()
+        for live in removed:
             for cdp_id in live.cdp_ids:
                 await session.send("Debugger.removeBreakpoint", {"breakpointId": cdp_id})
-        removed = len(self._live)
-        self._live.clear()
         await self._update_instrumentation()
-        return removed
+        return len(removed)
 
     def on_resolved(self, event: CdpEvent) -> None:
         """A script loaded that one of them binds in."""

@@ -66,10 +66,13 @@ class PageFeatures:
         self.dialogs.raise_if_open()
         self.debugger.raise_if_paused()
 
-    async def unless_blocked(self, operation: Awaitable[T]) -> T:
+    async def unless_blocked(self, operation: Awaitable[T], *, pause_blocks: bool = True) -> T:
         """Run `operation`; if a dialog is (or becomes) open, or execution pauses in the
-        meantime, stop waiting and raise the StateError that says so and what to do."""
-        pauses_before = self.debugger.pause_count
+        meantime, stop waiting and raise the StateError that says so and what to do.
+
+        `pause_blocks=False` is for an operation that ends any pause itself (turning the
+        debugger off): a pause that begins while it runs is one it resumes, not a refusal."""
+        pauses_before = self.debugger.pause_count if pause_blocks else None
         if self.dialogs.open is not None:
             _discard(operation)
             raise DialogOpenError(self.dialogs.open)
@@ -80,10 +83,9 @@ class PageFeatures:
                 if blocked is not None:
                     self._let_finish(task)
                     raise blocked
-                watches = {
-                    asyncio.ensure_future(self.dialogs.wait_open()),
-                    asyncio.ensure_future(self.debugger.wait_pause(pauses_before)),
-                }
+                watches = {asyncio.ensure_future(self.dialogs.wait_open())}
+                if pauses_before is not None:
+                    watches.add(asyncio.ensure_future(self.debugger.wait_pause(pauses_before)))
                 try:
                     await asyncio.wait({task, *watches}, return_when=asyncio.FIRST_COMPLETED)
                 finally:
@@ -99,10 +101,10 @@ class PageFeatures:
         clean-up command (a mouse button released) that a blocked page answers once it runs again."""
         self._let_finish(asyncio.ensure_future(operation))
 
-    def _blocker(self, pauses_before: int) -> StateError | None:
+    def _blocker(self, pauses_before: int | None) -> StateError | None:
         if self.dialogs.open is not None:
             return DialogOpenError(self.dialogs.open)
-        return self.debugger.pause_blocking(pauses_before)
+        return None if pauses_before is None else self.debugger.pause_blocking(pauses_before)
 
     def _let_finish(self, task: asyncio.Future[Any]) -> None:
         """Keep a stalled command alive until its reply or its deadline; its outcome is dropped
