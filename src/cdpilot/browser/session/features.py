@@ -83,7 +83,7 @@ class PageFeatures:
                 if blocked is not None:
                     self._let_finish(task)
                     raise blocked
-                watches = {asyncio.ensure_future(self.dialogs.wait_open())}
+                watches: set[asyncio.Future[Any]] = {asyncio.ensure_future(self.dialogs.wait_open())}
                 if pauses_before is not None:
                     watches.add(asyncio.ensure_future(self.debugger.wait_pause(pauses_before)))
                 try:
