@@ -24,8 +24,8 @@ from cdpilot.browser.page.origin_policy import OriginPolicy, Refusal
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
 from cdpilot.browser.session.request_interceptor import RequestInterceptor
-from cdpilot.browser.session.route_facts import Abort, RouteSpec
-from cdpilot.cdp import CdpSession
+from cdpilot.browser.session.route_facts import Abort, Fulfill, RouteSpec
+from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import ArgumentError
 from tests.support.chromium import chrome_env
 from tests.support.pages import PageSpec, serve_pages
@@ -404,8 +404,55 @@ async def test_routes_hold_requests_while_there_are_some_unless_the_policy_needs
         interceptor = RequestInterceptor(policy)
         await interceptor.start(session)  # type: ignore[arg-type]
         session.sent.clear()
-        first = await interceptor.add_route(route)
-        await interceptor.add_route(route)
-        await interceptor.remove_routes(first.id)
-        await interceptor.remove_routes(None)
+        routes = interceptor.routes(None)
+        first = await routes.add(route)
+        await routes.add(route)
+        await routes.remove(first.id)
+        await routes.remove(None)
         assert session.sent == switched
+
+
+class _AnsweringSession(_RecordingSession):
+    """Also records how each held request was answered, and lets a test hold one."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.handlers: dict[str, Any] = {}
+        self.answers: list[tuple[str, str]] = []
+
+    async def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        if method.startswith("Fetch.") and method != "Fetch.enable":
+            self.answers.append((method, str((params or {}).get("requestId"))))
+        return await super().send(method, params)
+
+    def on(self, method: str, handler: object) -> object:
+        self.handlers[method] = handler
+        return super().on(method, handler)
+
+    async def hold(self, request_id: str, frame_id: str, url: str) -> None:
+        params = {"requestId": request_id, "frameId": frame_id, "request": {"url": url, "headers": {}}}
+        self.handlers["Fetch.requestPaused"](CdpEvent("Fetch.requestPaused", params, None))
+        await asyncio.sleep(0)  # the answer is sent by a task of the interceptor's
+
+
+async def test_in_a_shared_browser_a_request_meets_only_the_routes_of_its_frames_context() -> None:
+    """Two connections in contexts A and B of one browser, each with a route for the same URL:
+    each request is answered by its own context's route; a frame of no known context meets none
+    (the origin lists only), and a context's routes go when it closes."""
+    owners = {"frame-a": "A", "frame-b": "B"}
+    session = _AnsweringSession()
+    interceptor = RequestInterceptor(OriginPolicy(), owner_of=owners.get)
+    await interceptor.start(session)  # type: ignore[arg-type]
+    await interceptor.routes("A").add(RouteSpec("*/api", regex=False, action=Abort("Failed")))
+    await interceptor.routes("B").add(RouteSpec("*/api", regex=False, action=Fulfill(200, (), b"mocked")))
+    for request_id, frame in (("1", "frame-a"), ("2", "frame-b"), ("3", "frame-of-nobody")):
+        await session.hold(request_id, frame, "http://127.0.0.1/api")
+    assert session.answers == [
+        ("Fetch.failRequest", "1"),
+        ("Fetch.fulfillRequest", "2"),
+        ("Fetch.continueRequest", "3"),
+    ]
+    assert [len(interceptor.routes(c)) for c in "AB"] == [1, 1]
+    await interceptor.drop_routes("A")
+    await session.hold("4", "frame-a", "http://127.0.0.1/api")
+    assert session.answers[-1] == ("Fetch.continueRequest", "4")

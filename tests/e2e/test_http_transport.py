@@ -1,6 +1,8 @@
 """The real server over Streamable HTTP (``--transport http``), with the SDK's HTTP client and a
-real headless Chromium: sessions isolated from each other, browsers closed whichever way a
-session ends, the session limit, the token, the Host and Origin checks, and a clean SIGTERM.
+real headless Chromium: sessions isolated from each other (browser contexts of one shared
+Chromium by default, processes of their own with ``--browser-per-session``), browsers and
+contexts closed whichever way a session ends, the session and tab limits, the token, the
+Host and Origin checks, and a clean SIGTERM.
 
 Each server gets a marker among its Chromium flags and a TMPDIR of its own, so its browser
 processes and temp profiles can be counted apart from those of every other test.
@@ -162,6 +164,12 @@ def module_server() -> Iterator[HttpServer]:
         yield server
 
 
+@pytest.fixture(scope="module")
+def module_per_session_server() -> Iterator[HttpServer]:
+    with http_server("--browser-per-session") as server:
+        yield server
+
+
 @pytest.fixture
 def shared_server(module_server: HttpServer) -> HttpServer:
     """The file's server once the sessions of earlier tests have ended (their browsers with them)."""
@@ -169,34 +177,58 @@ def shared_server(module_server: HttpServer) -> HttpServer:
     return module_server
 
 
+@pytest.fixture(params=["shared browser", "browser per session"])
+def either_server(request: pytest.FixtureRequest) -> HttpServer:
+    """The default server (one shared Chromium) or one with ``--browser-per-session``, idle."""
+    name = "module_server" if request.param == "shared browser" else "module_per_session_server"
+    server: HttpServer = request.getfixturevalue(name)
+    wait_until(lambda: server.health()["sessions"] == 0, "earlier sessions to end")
+    return server
+
+
+def per_session(server: HttpServer) -> bool:
+    return "--browser-per-session" in server.proc.args  # type: ignore[operator]
+
+
 async def test_two_concurrent_sessions_each_see_only_their_own_browser(
-    shared_server: HttpServer, site_url: str
+    either_server: HttpServer, site_url: str
 ) -> None:
-    async with http_client(shared_server) as red, http_client(shared_server) as blue:
+    server = either_server
+    async with http_client(server) as red, http_client(server) as blue:
 
         async def visit(client: ModeClient, page: str) -> None:
             await client.ok("chrome_launch")
             await client.ok("navigate", url=f"{site_url}/{page}")
             await client.ok("click_element", selector="#b")
+            await client.ok("set_cookie", name="colour", value=page)
+            await client.ok("set_storage", key="colour", value=page)
 
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(visit, red, "red")
             tasks.start_soon(visit, blue, "blue")
-        assert shared_server.health()["browsers"] == 2
+        kind = "launched" if per_session(server) else "context of the shared browser"
+        health = server.health()
+        assert (health["browsers"], health["contexts"]) == ((2, 0) if per_session(server) else (1, 2)), health
         pids = {}
         for client, mine, theirs in ((red, "red", "blue"), (blue, "blue", "red")):
             assert await client.js("location.pathname") == f"/{mine}"
             targets = await client.ok("list_targets")
             assert f"/{mine}" in targets and f"/{theirs}" not in targets
             connections = await client.ok("chrome_list_connections")
-            assert connections.count("launched Chrome") == 1, connections
-            pids[mine] = re.search(r"browser-1 \[active\] launched \S+ pid=(\d+)", connections)[1]  # type: ignore[index]
+            assert connections.count(f"{kind} Chrome") == 1, connections
+            pids[mine] = re.search(rf"browser-1 \[active\] {kind} \S+ pid=(\d+)", connections)[1]  # type: ignore[index]
             console = await client.ok("get_console_logs")
             assert f"{mine} says hi" in console and f"{theirs} says hi" not in console
             network = await client.ok("list_network_requests")
             assert f"/{mine}" in network and f"/{theirs}" not in network
-        assert pids["red"] != pids["blue"]  # both are "browser-1", each in its own session
-        # Closing "browser-1" in one session closes that session's browser only.
+            # The same origin in both: cookies and storage are each session's own all the same.
+            cookies = await client.ok("get_cookies", include_values=True)
+            assert mine in cookies and theirs not in cookies, cookies
+            storage = await client.ok("get_storage", include_values=True)
+            assert mine in storage and theirs not in storage, storage
+        # Both are "browser-1", each in its own session: one process, or one each.
+        assert (pids["red"] != pids["blue"]) is per_session(server)
+        # Closing "browser-1" in one session closes that session's browser (or context) only.
         await blue.ok("chrome_disconnect", connection_id="browser-1")
         assert "No connections" in await blue.ok("chrome_list_connections")
         assert f"pid={pids['red']}" in await red.ok("chrome_list_connections")
@@ -227,13 +259,23 @@ async def test_a_file_a_session_writes_is_read_through_its_link_by_that_session_
         assert (await other.client.list_resources(cache_mode="refresh")).resources == []
 
 
-async def test_ending_a_session_by_delete_closes_its_browser(shared_server: HttpServer) -> None:
-    before = len(shared_server.browsers())
-    async with http_client(shared_server) as client:
-        await client.ok("chrome_launch")
-        assert len(shared_server.browsers()) > before
-    wait_until(lambda: shared_server.health()["sessions"] == 0, "the session to end")
-    assert len(shared_server.browsers()) == before
+async def test_ending_a_session_by_delete_closes_its_browser(either_server: HttpServer) -> None:
+    """Process, context and tab counts all return to where they were: a session that ends while
+    another goes on gives back only its own."""
+    server = either_server
+    async with http_client(server) as staying:
+        await staying.ok("chrome_launch")
+        before = (len(server.browsers()), server.health(), await staying.ok("list_targets"))
+        async with http_client(server) as leaving:
+            await leaving.ok("chrome_launch")
+            await leaving.ok("new_target")
+            during = server.health()
+            assert during["browsers"] == before[1]["browsers"] + per_session(server), during
+            assert during["contexts"] == before[1]["contexts"] + (not per_session(server)), during
+        wait_until(lambda: server.health()["sessions"] == 1, "the session to end")
+        assert (len(server.browsers()), server.health(), await staying.ok("list_targets")) == before
+    wait_until(lambda: server.health()["sessions"] == 0, "the other session to end")
+    assert server.browsers() == [] and server.health()["contexts"] == 0
 
 
 async def test_the_session_limit_refuses_one_more_with_503_and_the_others_go_on(shared_server: HttpServer) -> None:
@@ -254,15 +296,30 @@ async def test_an_idle_session_is_ended_and_its_browser_closed() -> None:
         assert server.profiles() == []
 
 
-async def test_sigterm_with_active_sessions_leaves_no_chromium_and_no_profile() -> None:
-    with http_server() as server:
+@pytest.mark.parametrize("flags", [(), ("--browser-per-session",)], ids=["shared browser", "browser per session"])
+async def test_sigterm_with_active_sessions_leaves_no_chromium_and_no_profile(flags: tuple[str, ...]) -> None:
+    with http_server(*flags) as server:
         async with http_client(server, delete=False) as one, http_client(server, delete=False) as two:
             await one.ok("chrome_launch")
             await two.ok("chrome_launch")
-            assert len(server.profiles()) == 2
+            assert len(server.profiles()) == (2 if flags else 1)
             status, err = await anyio.to_thread.run_sync(server.stop)
         assert status == 0, err
         assert server.browsers() == [] and server.profiles() == []
+
+
+async def test_a_session_past_its_tab_limit_is_refused_and_the_others_go_on() -> None:
+    with http_server("--max-tabs-per-session", "2") as server:
+        async with http_client(server) as busy, http_client(server) as other:
+            await busy.ok("chrome_launch")
+            await busy.ok("new_target")
+            for tool in ("new_target", "chrome_launch"):
+                kind, text = await busy.error(tool)
+                assert kind == "STATE" and "2 tabs open" in text and "--max-tabs-per-session" in text, text
+            await other.ok("chrome_launch")
+            await other.ok("new_target")  # its own two
+            await busy.ok("close_target")
+            await busy.ok("new_target")
 
 
 async def test_a_token_is_required_on_a_non_loopback_bind_and_never_logged() -> None:
@@ -452,7 +509,7 @@ async def test_replicas_behind_the_documented_haproxy_keep_each_session_on_its_r
                 for client in (a, b, c, d):
                     await client.ok("chrome_launch")
                 for client in (a, b, c, d):  # every later request reaches the replica that holds the session
-                    assert "launched Chrome" in await client.ok("chrome_list_connections")
+                    assert "context of the shared browser" in await client.ok("chrome_list_connections")
                     assert await client.js("1 + 1") == 2
                 counts = [first.health()["sessions"], second.health()["sessions"]]
                 assert sorted(counts) == [2, 2], counts  # leastconn spread the new sessions

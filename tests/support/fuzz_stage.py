@@ -140,7 +140,7 @@ class Stage:
         if fixture.features.debugger.enabled:
             await self.keep("debugger_disable")
             undone.append("debugger off")
-        if len(fixture.interceptor.routes):  # a route may answer or fail every request of the page
+        if len(fixture.routes):  # a route may answer or fail every request of the page
             await self.keep("remove_route")
             undone.append("routes removed")
         browser, current = fixture.cdp.browser, fixture.page.target_id

@@ -13,7 +13,8 @@ from cdpilot.browser.session.connection_facts import ConnectionInfo
 
 def connection_line(info: ConnectionInfo) -> str:
     """``id [active] kind browser pid=… endpoint=…``, then the current page on a line of its own."""
-    parts = [info.id, "[active]" if info.active else "", info.kind, info.browser]
+    kind = "context of the shared browser" if info.kind == "context" else info.kind
+    parts = [info.id, "[active]" if info.active else "", kind, info.browser]
     if info.pid is not None:
         parts.append(f"pid={info.pid}")
     if info.kind == "connected":
@@ -25,8 +26,18 @@ def connection_line(info: ConnectionInfo) -> str:
     return line
 
 
-def launched_answer(info: ConnectionInfo) -> str:
-    return f"Launched {info.browser} as connection '{info.id}' (now active).\n{connection_line(info)}"
+def launched_answer(info: ConnectionInfo, own_process: Sequence[str] = ()) -> str:
+    """`own_process`: the options that kept a launch out of the shared browser, if any."""
+    if info.kind == "context":
+        head = (
+            f"Opened a browser context of the shared {info.browser} as connection '{info.id}' (now active): "
+            "its own tabs, cookies and storage."
+        )
+    else:
+        head = f"Launched {info.browser} as connection '{info.id}' (now active)."
+        if own_process:
+            head += f" A process of its own: {', '.join(own_process)} cannot differ within the shared browser."
+    return f"{head}\n{connection_line(info)}"
 
 
 def connected_answer(info: ConnectionInfo) -> str:
@@ -46,6 +57,10 @@ def switched_answer(info: ConnectionInfo) -> str:
 def disconnected_answer(info: ConnectionInfo, active_id: str | None) -> str:
     """What letting go did (a launched browser is ended, a connected one left running) and
     which connection is active now (`active_id`, None when none is left)."""
-    what = "closed the browser and removed its temp profile" if info.kind == "launched" else "detached"
+    what = {
+        "launched": "closed the browser and removed its temp profile",
+        "context": "closed its browser context, with its tabs, cookies and storage",
+        "connected": "detached",
+    }[info.kind]
     tail = f" Active connection: '{active_id}'." if active_id else " No connections left."
     return f"Disconnected '{info.id}' ({what}).{tail}"

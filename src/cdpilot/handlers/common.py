@@ -12,7 +12,7 @@ from cdpilot.browser.session.auto_connect import find_local_browser
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.connection_facts import ConnectionInfo
 from cdpilot.browser.session.manager import ConnectOptions, LaunchOptions
-from cdpilot.context import AttachTarget, ToolContext, add_call_note
+from cdpilot.context import AttachTarget, Settings, ToolContext, add_call_note
 
 NO_AUTO_LAUNCH = "cdpilot --no-auto-launch turns this off"
 
@@ -27,9 +27,9 @@ def wants_context(include_context: bool | None, ctx: ToolContext) -> bool:
     return ctx.mode == "smart" if include_context is None else include_context
 
 
-def launch_options(ctx: ToolContext, connection_id: str | None) -> LaunchOptions:
+def launch_options(settings: Settings, connection_id: str | None) -> LaunchOptions:
     """A launch with the start-up settings (`--headed`, `--viewport`, …); `chrome launch` overrides some."""
-    defaults = ctx.settings.launch
+    defaults = settings.launch
     return LaunchOptions(
         connection_id=connection_id,
         headless=defaults.headless,
@@ -40,7 +40,7 @@ def launch_options(ctx: ToolContext, connection_id: str | None) -> LaunchOptions
         user_agent=defaults.user_agent,
         proxy_server=defaults.proxy_server,
         ignore_https_errors=defaults.ignore_https_errors,
-        allow_file_urls=ctx.settings.allow_file_urls,
+        allow_file_urls=settings.allow_file_urls,
     )
 
 
@@ -63,8 +63,9 @@ async def _first_contact(ctx: ToolContext) -> str:
     if attach is None:
         mode = "headless" if ctx.settings.launch.headless else "headed"
         await progress.report(f"Launching {mode} Chromium")
-        info = await ctx.connections.launch(launch_options(ctx, None))
-        return f"Launched {mode} {info.browser} as '{info.id}': no browser was connected ({NO_AUTO_LAUNCH})."
+        info = await ctx.connections.launch(launch_options(ctx.settings, None))
+        what = f"Opened a context of the shared {mode}" if info.kind == "context" else f"Launched {mode}"
+        return f"{what} {info.browser} as '{info.id}': no browser was connected ({NO_AUTO_LAUNCH})."
     await progress.report("Attaching to the browser")
     info = await ctx.connections.connect(await _connect_options(attach))
     return f"Attached to {info.browser} at {_where(attach, info)} as '{info.id}': no browser was connected."

@@ -28,7 +28,7 @@ from cdpilot.handlers.common import launch_options
 
 async def chrome_launch(args: ChromeLaunchArgs, ctx: ToolContext) -> ToolResult:
     await progress.report("Launching the browser")
-    defaults = launch_options(ctx, args.connection_id)
+    defaults = launch_options(ctx.settings, args.connection_id)
     given = args.model_fields_set
     options = replace(
         defaults,
@@ -38,7 +38,8 @@ async def chrome_launch(args: ChromeLaunchArgs, ctx: ToolContext) -> ToolResult:
         extra_args=(*defaults.extra_args, *args.extra_args),
         url=args.url,
     )
-    return ToolResult(launched_answer(await ctx.connections.launch(options)))
+    own_process = ctx.connections.own_process_reasons(options)
+    return ToolResult(launched_answer(await ctx.connections.launch(options), own_process))
 
 
 async def chrome_connect(args: ChromeConnectArgs, ctx: ToolContext) -> ToolResult:

@@ -35,20 +35,20 @@ ACTIONS = (
 async def route_requests(args: RouteRequestsArgs, ctx: ToolContext) -> ToolResult:
     spec = RouteSpec(*_matcher(args), action=await _action(args, ctx.settings), times=args.times)
     conn = await browser(ctx, args.connection_id)
-    route = await conn.interceptor.add_route(spec)
-    return ToolResult(answers.route_added_line(route, len(conn.interceptor.routes)))
+    route = await conn.routes.add(spec)
+    return ToolResult(answers.route_added_line(route, len(conn.routes)))
 
 
 async def list_routes(args: ListRoutesArgs, ctx: ToolContext) -> ToolResult:
     conn = await browser(ctx, args.connection_id)
-    routes = conn.interceptor.routes.infos()
+    routes = conn.routes.infos()
     return ToolResult(answers.routes_answer(routes, max_chars=ctx.settings.max_answer_chars))
 
 
 async def remove_route(args: RemoveRouteArgs, ctx: ToolContext) -> ToolResult:
     conn = await browser(ctx, args.connection_id)
-    removed = await conn.interceptor.remove_routes(args.route_id)
-    return ToolResult(answers.routes_removed_line(removed, len(conn.interceptor.routes)))
+    removed = await conn.routes.remove(args.route_id)
+    return ToolResult(answers.routes_removed_line(removed, len(conn.routes)))
 
 
 def _matcher(args: RouteRequestsArgs) -> tuple[str, bool]:

@@ -26,6 +26,7 @@ async def new_target(args: NewTargetArgs, ctx: ToolContext) -> ToolResult:
     if args.url is not None:  # refuse a bad URL before a browser or a tab exists, not after
         normalize_url(args.url, allow_file_urls=ctx.settings.allow_file_urls, origins=ctx.connections.origins)
     conn = await browser(ctx, args.connection_id)
+    await ctx.connections.check_tab_room()
     entry = await tabs.new_target(conn)
     loaded = None
     if args.url is not None:

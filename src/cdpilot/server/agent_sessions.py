@@ -5,6 +5,10 @@ browsers and tabs, nor spend each other's rate limits. So each session gets its 
 `ConnectionManager` and `Registry` (the registry holds the rate limiter); isolation then
 holds by construction, since no handler can reach another session's manager.
 
+By default a session's launches are browser contexts of one `SharedBrowser` (ten agents,
+one Chromium); with ``--browser-per-session`` each launch is a process of its own. Either
+way a session holds at most ``--max-tabs-per-session`` tabs.
+
 The world is made when the session's first message arrives (`initialize`: the SDK's server
 middleware sees every message) and kept in the SDK's per-connection state. It is closed by
 the connection's exit stack, which the SDK unwinds however the session ends: the client's
@@ -25,12 +29,15 @@ from mcp.server.connection import Connection
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
+from cdpilot.browser.session.shared_browser import SharedBrowser
 from cdpilot.context import Settings, ToolContext
 from cdpilot.handlers import HANDLERS
+from cdpilot.handlers.common import launch_options
 from cdpilot.output_files import output_root
-from cdpilot.server.app import CLEANUP_SECONDS, new_connections
+from cdpilot.server.app import CLEANUP_SECONDS, launcher_env, new_connections
 from cdpilot.server.fast_path import CallTool
 from cdpilot.server.file_links import SessionFiles
+from cdpilot.server.http_settings import HttpSettings
 from cdpilot.server.registry import Registry
 
 logger = logging.getLogger(__name__)
@@ -48,10 +55,12 @@ def connection_of(ctx: ServerRequestContext[Any, Any]) -> Connection:
 class AgentSession:
     """One client's browsers and tool pipeline; its files go to its own output subfolder."""
 
-    def __init__(self, session_id: str, mode: Mode, settings: Settings) -> None:
+    def __init__(
+        self, session_id: str, mode: Mode, settings: Settings, shared: SharedBrowser | None, max_tabs: int
+    ) -> None:
         self.session_id = session_id
         self.settings = replace(settings, output_dir=output_root(settings.output_dir) / f"session-{session_id[:12]}")
-        self.connections = new_connections(self.settings)
+        self.connections = new_connections(self.settings, shared, max_tabs)
         self.registry = Registry(ToolContext(self.connections, mode, self.settings), HANDLERS)
 
     async def aclose(self) -> None:
@@ -64,10 +73,16 @@ class AgentSession:
 class SessionTable:
     """Every open session, for the health check and for a last-resort kill at exit."""
 
-    def __init__(self, mode: Mode, settings: Settings) -> None:
+    def __init__(self, mode: Mode, settings: Settings, http: HttpSettings) -> None:
         self._mode = mode
         self._settings = settings
+        self._max_tabs = http.max_tabs_per_session
         self._sessions: dict[str, AgentSession] = {}
+        self.shared = (
+            None
+            if http.browser_per_session
+            else SharedBrowser(launch_options(settings, None), env=launcher_env(), origins=settings.origins)
+        )
 
     @property
     def open_count(self) -> int:
@@ -75,7 +90,13 @@ class SessionTable:
 
     @property
     def browser_count(self) -> int:
-        return sum(session.connections.launched_count for session in self._sessions.values())
+        """Browser processes: the shared one, if it runs, and those of sessions' own launches."""
+        shared = 0 if self.shared is None else self.shared.process_count
+        return shared + sum(session.connections.launched_count for session in self._sessions.values())
+
+    @property
+    def context_count(self) -> int:
+        return 0 if self.shared is None else self.shared.context_count
 
     async def middleware(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         """The SDK's server middleware: give the connection its session before its first message."""
@@ -98,7 +119,7 @@ class SessionTable:
         session_id = connection.session_id
         if session_id is None:  # the stateless protocol era: nothing would ever close its browsers
             raise MCPError(types.INVALID_REQUEST, "cdpilot serves MCP sessions: initialize one first")
-        session = AgentSession(session_id, self._mode, self._settings)
+        session = AgentSession(session_id, self._mode, self._settings, self.shared, self._max_tabs)
         connection.state[STATE_KEY] = session
         self._sessions[session_id] = session
         connection.exit_stack.push_async_callback(self._close, session_id)
@@ -106,14 +127,23 @@ class SessionTable:
     async def _close(self, session_id: str) -> None:
         """Close the session's browsers, then forget it: while it is counted, it may still hold some."""
         session = self._sessions[session_id]
-        browsers = session.connections.launched_count
+        held = len(session.connections.list())
         try:
             await session.aclose()
         finally:
             del self._sessions[session_id]
-        print(f"cdpilot http: session {session_id[:12]} ended, {browsers} browser(s) closed", file=sys.stderr)
+        print(f"cdpilot http: session {session_id[:12]} ended, {held} connection(s) closed", file=sys.stderr)
+
+    async def aclose(self) -> None:
+        """After every session ended (server shutdown): the shared browser, if one is left."""
+        if self.shared is not None:
+            with anyio.CancelScope(shield=True), anyio.move_on_after(CLEANUP_SECONDS):
+                await self.shared.aclose()
+            self.shared.kill_now()
 
     def kill_all_now(self) -> None:
-        """Synchronous last resort (atexit): SIGKILL every session's browsers."""
+        """Synchronous last resort (atexit): SIGKILL every session's browsers and the shared one."""
         for session in list(self._sessions.values()):
             session.connections.kill_all_now()
+        if self.shared is not None:
+            self.shared.kill_now()

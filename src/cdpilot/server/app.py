@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import mcp_types as types
 
     from cdpilot.browser.session.manager import ConnectionManager
+    from cdpilot.browser.session.shared_browser import SharedBrowser
     from cdpilot.server.registry import Registry
 
 CLEANUP_SECONDS = 10.0
@@ -110,15 +111,27 @@ class Backend:
         self._connections.kill_all_now()
 
 
-def new_connections(settings: Settings) -> ConnectionManager:
-    """A connection manager for one client: its own browsers, targets and debugger state."""
+def launcher_env() -> dict[str, str]:
+    """The environment launched browsers get. The config already read CDPILOT_CHROME_ARGS into
+    the launch defaults (flag, variable or file, whichever won): the launcher must not add the
+    variable's words a second time."""
+    return {name: value for name, value in os.environ.items() if name != "CDPILOT_CHROME_ARGS"}
+
+
+def new_connections(
+    settings: Settings, shared: SharedBrowser | None = None, max_tabs: int | None = None
+) -> ConnectionManager:
+    """A connection manager for one client: its own browsers (or contexts of `shared`),
+    targets and debugger state, with at most `max_tabs` tabs (None: no limit)."""
     from cdpilot.browser.session.manager import ConnectionManager
 
-    # The config already read CDPILOT_CHROME_ARGS into the launch defaults (flag, variable or
-    # file, whichever won): the launcher must not add the variable's words a second time.
-    env = {name: value for name, value in os.environ.items() if name != "CDPILOT_CHROME_ARGS"}
     return ConnectionManager(
-        allow_remote=settings.allow_remote, env=env, origins=settings.origins, output_dir=settings.output_dir
+        allow_remote=settings.allow_remote,
+        env=launcher_env(),
+        origins=settings.origins,
+        output_dir=settings.output_dir,
+        shared=shared,
+        max_tabs=max_tabs,
     )
 
 

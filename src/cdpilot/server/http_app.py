@@ -75,12 +75,16 @@ def build_app(mode: Mode, settings: Settings, http: HttpSettings, table: Session
     )
 
     async def health(request: Request) -> JSONResponse:
-        return JSONResponse({"status": "ok", "sessions": table.open_count, "browsers": table.browser_count})
+        counts = {"sessions": table.open_count, "browsers": table.browser_count, "contexts": table.context_count}
+        return JSONResponse({"status": "ok", **counts})
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with manager.run():  # on the way out it ends every session, and so closes their browsers
-            yield
+        try:
+            async with manager.run():  # on the way out it ends every session, and so closes their browsers
+                yield
+        finally:
+            await table.aclose()
 
     app = Starlette(
         routes=[Route("/healthz", health, methods=["GET"]), Route("/mcp", StreamableHTTPASGIApp(manager))],
@@ -104,7 +108,7 @@ async def serve_http(mode: Mode, settings: Settings, http: HttpSettings) -> int:
         reason = os.strerror(exc.errno) if exc.errno else str(exc)
         print(f"cdpilot: cannot listen on {http.host} port {http.port}: {reason}", file=sys.stderr)
         return 1
-    table = SessionTable(mode, settings)
+    table = SessionTable(mode, settings, http)
     atexit.register(table.kill_all_now)
     config = uvicorn.Config(
         build_app(mode, settings, http, table),
@@ -114,7 +118,8 @@ async def serve_http(mode: Mode, settings: Settings, http: HttpSettings) -> int:
         timeout_graceful_shutdown=int(DRAIN_SECONDS),
     )
     server = _Uvicorn(config)
-    print(f"cdpilot http: serving {http.url} (at most {http.max_sessions} sessions)", file=sys.stderr)
+    browsers = "a browser process per session" if http.browser_per_session else "one shared browser"
+    print(f"cdpilot http: serving {http.url} (at most {http.max_sessions} sessions, {browsers})", file=sys.stderr)
     try:
         await server.serve(sockets=[listener])
     finally:

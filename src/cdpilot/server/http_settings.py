@@ -39,6 +39,8 @@ class HttpSettings:
     allowed_origins: tuple[str, ...] = LOOPBACK_ORIGINS
     max_sessions: int = 16
     session_idle_timeout_s: float = 600.0
+    max_tabs_per_session: int = 20
+    browser_per_session: bool = False  # else each session's launches are contexts of one shared browser
 
     @classmethod
     def from_config(cls, config: Config) -> HttpSettings:
@@ -57,6 +59,8 @@ class HttpSettings:
             allowed_origins=(*LOOPBACK_ORIGINS, *config["allowed_http_origins"]),
             max_sessions=config["max_sessions"],
             session_idle_timeout_s=float(config["session_idle_timeout"]),
+            max_tabs_per_session=config["max_tabs_per_session"],
+            browser_per_session=config["browser_per_session"],
         )
 
     @property

@@ -42,9 +42,11 @@ MEDIA_FEATURES = ("prefers-color-scheme", "prefers-reduced-motion")
 
 
 class TabEmulations:
-    """The emulation record of each tab of one browser, by target id."""
+    """The emulation record of each tab of one browser (or of one browser context), by target id."""
 
-    def __init__(self) -> None:
+    def __init__(self, browser_context_id: str | None = None) -> None:
+        """`browser_context_id`: the context whose permissions a place grants (None: the browser's default)."""
+        self._scope = {} if browser_context_id is None else {"browserContextId": browser_context_id}
         self._states: dict[str, EmulationState] = {}
         self._subscriptions = Subscriptions()
         self._grants: set[asyncio.Task[None]] = set()
@@ -69,7 +71,7 @@ class TabEmulations:
         old = self.state(target)
         origin = _origin(url)
         if new.geolocation is not None and origin is not None and origin not in new.geolocation.granted_to:
-            await _grant(cdp, origin)
+            await _grant(cdp, origin, self._scope)
             new = replace(new, geolocation=_granted(new.geolocation, origin))
         await _apply(session, old, new)
         self._states[target] = new
@@ -79,12 +81,12 @@ class TabEmulations:
             self._states.pop(target, None)
 
     async def _regrant_others(self, cdp: CdpConnection) -> None:
-        await cdp.browser.send("Browser.resetPermissions")
+        await cdp.browser.send("Browser.resetPermissions", self._scope)
         origins = {
             origin for state in self._states.values() if state.geolocation for origin in state.geolocation.granted_to
         }
         for origin in sorted(origins):
-            await _grant(cdp, origin)
+            await _grant(cdp, origin, self._scope)
 
     def _on_request(self, cdp: CdpConnection, session: CdpSession, event: CdpEvent) -> None:
         """A document the tab starts to load: grant its origin the permission if a place is emulated."""
@@ -96,7 +98,7 @@ class TabEmulations:
         if state.geolocation is None or origin is None or origin in state.geolocation.granted_to:
             return
         self._states[session.target_id or ""] = replace(state, geolocation=_granted(state.geolocation, origin))
-        task = asyncio.ensure_future(_grant(cdp, origin))
+        task = asyncio.ensure_future(_grant(cdp, origin, self._scope))
         self._grants.add(task)
         task.add_done_callback(self._grant_done)
 
@@ -252,8 +254,8 @@ def _media_params(media: MediaEmulation | None) -> dict[str, Any]:
     return {"media": media.media or "", "features": features}
 
 
-async def _grant(cdp: CdpConnection, origin: str) -> None:
-    await cdp.browser.send("Browser.grantPermissions", {"permissions": ["geolocation"], "origin": origin})
+async def _grant(cdp: CdpConnection, origin: str, scope: dict[str, str]) -> None:
+    await cdp.browser.send("Browser.grantPermissions", {"permissions": ["geolocation"], "origin": origin, **scope})
 
 
 def _granted(place: Geolocation, origin: str) -> Geolocation:

@@ -28,7 +28,7 @@ StorageOp = Literal["get", "set", "clear"]
 
 async def cookies(conn: BrowserConnection, *, domain: str | None = None, name: str | None = None) -> list[Cookie]:
     """The browser's cookies whose domain ends with `domain` (at a dot) and whose name is `name`."""
-    reply = await conn.cdp.browser.send("Storage.getCookies")
+    reply = await conn.cdp.browser.send("Storage.getCookies", conn.context_scope)
     found = [_cookie(raw) for raw in reply.get("cookies", [])]
     return [c for c in found if (name is None or c.name == name) and (domain is None or _in_domain(c.domain, domain))]
 
@@ -60,7 +60,7 @@ async def set_cookie(
     if same_site is not None:
         param["sameSite"] = same_site
     try:
-        await conn.cdp.browser.send("Storage.setCookies", {"cookies": [param]})
+        await conn.cdp.browser.send("Storage.setCookies", {"cookies": [param], **conn.context_scope})
     except CdpCommandError as exc:
         raise ArgumentError(
             f"The browser refused the cookie: {exc.cdp_message}.",
@@ -78,7 +78,7 @@ async def delete_cookies(conn: BrowserConnection, *, name: str | None, domain: s
     """Delete the matching cookies (every cookie when neither is given); the ones deleted."""
     doomed = await cookies(conn, domain=domain, name=name)
     if name is None and domain is None:
-        await conn.cdp.browser.send("Storage.clearCookies")
+        await conn.cdp.browser.send("Storage.clearCookies", conn.context_scope)
         return doomed
     for cookie in doomed:
         target = {"name": cookie.name, "domain": cookie.domain, "path": cookie.path}
@@ -127,7 +127,8 @@ async def apply_storage_state(conn: BrowserConnection, document: dict[str, Any])
     raw_cookies, origins = _checked(document)
     if raw_cookies:
         try:
-            await conn.cdp.browser.send("Storage.setCookies", {"cookies": [_cookie_param(c) for c in raw_cookies]})
+            params = {"cookies": [_cookie_param(c) for c in raw_cookies], **conn.context_scope}
+            await conn.cdp.browser.send("Storage.setCookies", params)
         except CdpCommandError as exc:
             raise ArgumentError(
                 f"The browser refused the file's cookies: {exc.cdp_message}.",

@@ -31,7 +31,9 @@ LISTED_TYPES = ("page", "iframe", "worker", "shared_worker", "service_worker")
 async def list_targets(conn: BrowserConnection) -> list[TargetEntry]:
     """Pages first (in first-seen order, numbered), then iframes and workers (unnumbered)."""
     infos = (await conn.cdp.browser.send("Target.getTargets"))["targetInfos"]
-    listed = [i for i in infos if i["type"] in LISTED_TYPES and not str(i["url"]).startswith("devtools://")]
+    listed = [
+        i for i in infos if i["type"] in LISTED_TYPES and conn.owns(i) and not str(i["url"]).startswith("devtools://")
+    ]
     order = {target_id: n for n, target_id in enumerate(conn.page_order)}
     pages = sorted((i for i in listed if i["type"] == "page"), key=lambda i: order.get(i["targetId"], len(order)))
     current = conn.page.target_id
@@ -91,10 +93,10 @@ async def switch_target(
 
 async def new_target(conn: BrowserConnection) -> TargetEntry:
     """Open a blank tab and make it current (the caller navigates it)."""
-    created = await conn.cdp.browser.send("Target.createTarget", {"url": BLANK})
-    await conn.use_target(str(created["targetId"]))
+    created = await conn.open_page(BLANK)
+    await conn.use_target(created)
     await conn.fit_window()
-    return next(e for e in await list_targets(conn) if e.target_id == created["targetId"])
+    return next(e for e in await list_targets(conn) if e.target_id == created)
 
 
 async def close_target(conn: BrowserConnection, index: int | None) -> TargetClosed | CloseAsked:
@@ -113,7 +115,7 @@ async def close_target(conn: BrowserConnection, index: int | None) -> TargetClos
         await _close(conn, closing.target_id)
         return await _closed(conn, closing)
     alone = all(p.target_id == closing.target_id for p in pages)
-    spare = str((await conn.cdp.browser.send("Target.createTarget", {"url": BLANK}))["targetId"]) if alone else None
+    spare = await conn.open_page(BLANK) if alone else None
     if await _close_current_asks(conn):
         conn.features.dialogs.closing = PendingClose(closing, spare)
         return CloseAsked(closing)

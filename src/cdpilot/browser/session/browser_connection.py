@@ -4,12 +4,19 @@
 `ConnectionManager.get` and talk to its `page` session. Each one enforces the origin lists
 and its request routes in its browser (`RequestInterceptor`) from before its first page is
 attached.
+
+A connection may also be one browser context of a browser that others share (`SharedBrowser`):
+it then sees, opens and closes only its context's tabs (`owns`, `open_page`), its cookies and
+permissions are its context's (`context_scope`), and letting go disposes of the context,
+not the browser.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,39 +26,59 @@ from cdpilot.browser.page.origin_policy import OriginPolicy
 from cdpilot.browser.session.connection_facts import ConnectionKind
 from cdpilot.browser.session.downloads import Downloads
 from cdpilot.browser.session.features import PageFeatures
+from cdpilot.browser.session.frame_owners import FrameOwners
 from cdpilot.browser.session.launcher import LaunchedBrowser
 from cdpilot.browser.session.request_interceptor import RequestInterceptor
 from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession, Subscriptions
+from cdpilot.errors import CdpCommandError
+
+
+@dataclass(frozen=True)
+class ContextLease:
+    """A connection's browser context in a shared browser, and how to give it back."""
+
+    context_id: str
+    frames: FrameOwners  # the shared browser's: this connection adds the frames of its pages
+    pid: int | None  # the shared browser's process
+    release: Callable[[], Awaitable[None]]  # disposes of the context (and its tabs)
 
 
 class BrowserConnection:
-    """A live browser: version, current page target, and how to let go of it."""
+    """A live browser (or one context of a shared one): version, current page target, and how
+    to let go of it."""
 
     def __init__(
         self,
         connection_id: str,
         kind: ConnectionKind,
         cdp: CdpConnection,
-        version: dict[str, Any],
+        version: Mapping[str, Any],
         process: LaunchedBrowser | None,
-        origins: OriginPolicy,
+        interceptor: RequestInterceptor,
         output_dir: Path | None,
+        lease: ContextLease | None = None,
     ) -> None:
         self.id = connection_id
         self.kind = kind
         self.cdp = cdp
+        self.version = version
         self.product = str(version.get("product", "unknown"))
         self.protocol_version = str(version.get("protocolVersion", "unknown"))
         self.process = process
+        self.lease = lease
+        self.browser_context_id = None if lease is None else lease.context_id
+        self.context_scope = {} if lease is None else {"browserContextId": lease.context_id}
         self.target_url: str | None = None
         self.target_title: str | None = None
         self.viewport: tuple[int, int] | None = None  # the page size a launched browser's windows get
         self._page: CdpSession | None = None
-        self.interceptor = RequestInterceptor(origins)
+        self.interceptor = interceptor
+        self.routes = interceptor.routes(self.browser_context_id)
         self.downloads = Downloads(output_dir)
         self.features = PageFeatures(network=NetworkLog(intercepted=self.interceptor.outcome_of))
-        self.emulation = TabEmulations()  # every tab's overrides, put back when we attach to it again
+        self.emulation = TabEmulations(self.browser_context_id)  # every tab's overrides, put back on attach
         self.page_order: list[str] = []  # page target ids in first-seen order: stable tab indexes
+        self._page_frames = Subscriptions()  # a leased context's: the frames of its current page
         self._subscriptions = Subscriptions()
         self._subscriptions.add(
             cdp.browser,
@@ -73,18 +100,42 @@ class BrowserConnection:
         timeout_s: float,
         origins: OriginPolicy,
         output_dir: Path | None = None,
+        frames: FrameOwners | None = None,
     ) -> BrowserConnection:
         """Check the browser answers (within `timeout_s`), start enforcing `origins` and
-        following downloads (into `output_dir`), then attach to its first page."""
+        following downloads (into `output_dir`), then attach to its first page.
+
+        `frames`: given for a browser that will be shared; the interceptor then routes each
+        request by its frame's context, and this connection keeps the default context's
+        downloads only."""
         version = await cdp.browser.send("Browser.getVersion", timeout_s=timeout_s)
-        connection = cls(connection_id, kind, cdp, version, process, origins, output_dir)
-        await connection.interceptor.start(cdp.browser)
-        staging = None if process is None else os.path.join(process.plan.scratch_dir, "downloads")
-        if staging is not None:
-            os.makedirs(staging, exist_ok=True)
-        await connection.downloads.start(cdp.browser, staging)
+        interceptor = RequestInterceptor(origins, owner_of=None if frames is None else frames.owner)
+        connection = cls(connection_id, kind, cdp, version, process, interceptor, output_dir)
+        await interceptor.start(cdp.browser)
+        staging = None if process is None else downloads_dir(process, "default")
+        owns_frame = None if frames is None else (lambda frame_id: frames.owner(frame_id) is None)
+        await connection.downloads.start(cdp.browser, staging, owns_frame=owns_frame)
+        if frames is not None:
+            frames.follow(cdp.browser)
         await cdp.browser.send("Target.setDiscoverTargets", {"discover": True})  # replays targetCreated
         await connection.use_target(await connection._first_page_target())
+        return connection
+
+    @classmethod
+    async def open_in_context(
+        cls, connection_id: str, host: BrowserConnection, lease: ContextLease, url: str, output_dir: Path | None
+    ) -> BrowserConnection:
+        """A connection to the context `lease` holds in `host`'s browser, on a new tab at `url`."""
+        connection = cls(connection_id, "context", host.cdp, host.version, None, host.interceptor, output_dir, lease)
+        staging = None if host.process is None else downloads_dir(host.process, lease.context_id)
+        context_id, frames = lease.context_id, lease.frames
+        await connection.downloads.start(
+            host.cdp.browser,
+            staging,
+            scope=connection.context_scope,
+            owns_frame=lambda frame_id: frames.owner(frame_id) == context_id,
+        )
+        await connection.use_target(await connection.open_page(url))
         return connection
 
     @property
@@ -101,15 +152,28 @@ class BrowserConnection:
         assert self._page is not None, "start() attaches a page before the connection is handed out"
         return self._page
 
+    def owns(self, target_info: Mapping[str, Any]) -> bool:
+        """Whether a target the browser reports is one of this connection's (its context's)."""
+        return self.lease is None or target_info.get("browserContextId") == self.lease.context_id
+
+    async def open_page(self, url: str) -> str:
+        """A new tab (in this connection's context), at `url`; its target id."""
+        created = await self.cdp.browser.send("Target.createTarget", {"url": url, **self.context_scope})
+        return str(created["targetId"])
+
     async def use_target(self, target_id: str) -> CdpSession:
         """Make `target_id` the current page: attach, enable what navigation needs, and let
         go of the previous page session (its events would only be noise)."""
         session = await self.cdp.attach(target_id)
+        if self.lease is not None:  # before Page.enable, so no frame attached meanwhile is missed
+            self._follow_frames(session, self.lease)
         await asyncio.gather(
             session.send("Page.enable"),
             session.send("Page.setLifecycleEventsEnabled", {"enabled": True}),
             self.features.attach(self.cdp, session),  # with Network.enable, which navigation needs too
         )
+        if self.lease is not None:
+            await self._note_frames(session, self.lease)
         await self.emulation.attach(self.cdp, session)
         info = (await self.cdp.browser.send("Target.getTargetInfo", {"targetId": target_id}))["targetInfo"]
         previous, self._page = self._page, session
@@ -147,12 +211,43 @@ class BrowserConnection:
             self.page_order.remove(target_id)
 
     async def close(self) -> None:
-        """Let go: close the transport; a launched browser is ended and its temp profile removed."""
+        """Let go: close the transport; a launched browser is ended and its temp profile removed.
+        A leased context is disposed of, with its tabs; the shared browser goes on."""
         self._subscriptions.clear()
+        self._page_frames.clear()
+        self.downloads.stop()
+        if self.lease is not None:
+            await self.interceptor.drop_routes(self.lease.context_id)
+            self.lease.frames.forget_context(self.lease.context_id)
+            await self.lease.release()
+            return
         self.interceptor.stop()
         await self.cdp.close()
         if self.process is not None:
             await self.process.stop()
+
+    def _follow_frames(self, session: CdpSession, lease: ContextLease) -> None:
+        """Claim the frames the page attaches for this context, for the shared interceptor and downloads."""
+        frames, context_id = lease.frames, lease.context_id
+        self._page_frames.replace(
+            session,
+            {
+                "Page.frameAttached": lambda event: frames.note(str(event.params["frameId"]), context_id),
+                "Page.frameDetached": lambda event: frames.forget(str(event.params["frameId"])),
+            },
+        )
+
+    async def _note_frames(self, session: CdpSession, lease: ContextLease) -> None:
+        """Claim the frames the page had before we attached (a tab made current after it loaded)."""
+        try:
+            tree = (await session.send("Page.getFrameTree"))["frameTree"]
+        except CdpCommandError:
+            return
+        pending = [tree]
+        while pending:
+            node = pending.pop()
+            lease.frames.note(str(node["frame"]["id"]), lease.context_id)
+            pending.extend(node.get("childFrames", ()))
 
     async def _first_page_target(self) -> str:
         """The first ordinary page (DevTools windows are pages too; skip them), or a new one."""
@@ -165,10 +260,18 @@ class BrowserConnection:
 
     def _on_target_created(self, event: CdpEvent) -> None:
         info = event.params["targetInfo"]
-        if info["type"] == "page" and info["targetId"] not in self.page_order:
+        if info["type"] == "page" and self.owns(info) and info["targetId"] not in self.page_order:
             self.page_order.append(info["targetId"])
 
     def _on_target_info(self, event: CdpEvent) -> None:
         info = event.params["targetInfo"]
         if self._page is not None and info["targetId"] == self._page.target_id:
             self.target_url, self.target_title = info["url"], info["title"]
+
+
+def downloads_dir(process: LaunchedBrowser, context: str) -> str:
+    """Where a launched browser writes one context's downloads until they are complete: inside
+    its scratch directory, which goes with it."""
+    path = os.path.join(process.plan.scratch_dir, "downloads", context)
+    os.makedirs(path, exist_ok=True)
+    return path

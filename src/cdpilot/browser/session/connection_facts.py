@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-ConnectionKind = Literal["launched", "connected"]
+ConnectionKind = Literal["launched", "connected", "context"]  # context: of the shared browser
 
 
 @dataclass(frozen=True)

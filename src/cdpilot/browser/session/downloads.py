@@ -12,6 +12,10 @@ A launched browser downloads into its scratch directory under a generated name
 one is moved to ``downloads/<suggested name>`` there, with `` (2)`` before the suffix when
 the name is taken. A browser we attached to keeps its own download behaviour and folder:
 only the events are asked for.
+
+In a browser that several connections share, each in a browser context of its own, the
+behaviour is set per context, but the browser tells every listener of every download: a
+connection keeps only those begun in a frame of its context (`owns_frame`).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import asyncio
 import contextlib
 import os
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path, PurePosixPath
 
 from cdpilot.browser.page.page_facts import Download, DownloadState
@@ -44,21 +48,36 @@ class Downloads:
         self._by_guid: dict[str, Download] = {}
         self._changed = asyncio.Event()  # set and replaced on every change, so waiters wake
         self._placing: set[asyncio.Task[None]] = set()
+        self._owns_frame: Callable[[str], bool] | None = None  # None: every download is ours
         self._subscriptions = Subscriptions()
 
-    async def start(self, browser: CdpSession, staging_dir: str | None) -> None:
+    async def start(
+        self,
+        browser: CdpSession,
+        staging_dir: str | None,
+        *,
+        scope: dict[str, str] | None = None,
+        owns_frame: Callable[[str], bool] | None = None,
+    ) -> None:
         """Follow the browser's downloads; `staging_dir` (ours, launched browsers only) receives
-        them until they are complete. A browser without the command goes on without reports."""
+        them until they are complete. A browser without the command goes on without reports.
+        `scope` names the browser context to set the behaviour for (None: the default one), and
+        `owns_frame` tells this connection's downloads from those of other contexts."""
+        self._owns_frame = owns_frame
         self._subscriptions.add(
             browser,
             {"Browser.downloadWillBegin": self._on_begin, "Browser.downloadProgress": self._on_progress},
         )
-        behavior: dict[str, object] = {"behavior": "default", "eventsEnabled": True}
+        behavior: dict[str, object] = {"behavior": "default", "eventsEnabled": True, **(scope or {})}
         if staging_dir is not None:
             self._staging = staging_dir
-            behavior = {"behavior": "allowAndName", "downloadPath": staging_dir, "eventsEnabled": True}
+            behavior.update(behavior="allowAndName", downloadPath=staging_dir)
         with contextlib.suppress(CdpCommandError):
             await browser.send("Browser.setDownloadBehavior", behavior)
+
+    def stop(self) -> None:
+        """Stop listening (a context that closes, in a browser that goes on)."""
+        self._subscriptions.clear()
 
     def mark(self) -> int:
         return len(self._started)
@@ -78,6 +97,8 @@ class Downloads:
 
     def _on_begin(self, event: CdpEvent) -> None:
         params = event.params
+        if self._owns_frame is not None and not self._owns_frame(str(params.get("frameId", ""))):
+            return
         download = Download(str(params.get("url", "")), _safe_name(str(params.get("suggestedFilename", ""))))
         self._by_guid[str(params["guid"])] = download
         self._started.append(download)

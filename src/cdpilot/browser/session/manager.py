@@ -7,6 +7,11 @@ most recently used of the others.
 
 Every launched process is registered the moment it exists, so `kill_all_now` can end it
 from an atexit or signal path even while its launch is still in progress.
+
+Given a `SharedBrowser` (the HTTP transport's default), a launch becomes a browser context of
+that one browser unless it asks for what only a process of its own can give. Given a tab
+limit, a launch or a new tab past it is refused: one client must not be able to fill a
+shared machine with pages.
 """
 
 from __future__ import annotations
@@ -16,12 +21,14 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cdpilot.browser.page.origin_policy import OriginPolicy
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.connection_facts import ConnectionInfo, ConnectionKind
 from cdpilot.browser.session.endpoints import check_host_and_port, check_websocket_url
+from cdpilot.browser.session.frame_owners import FrameOwners
 from cdpilot.browser.session.launcher import (
     LaunchedBrowser,
     LaunchPlan,
@@ -34,7 +41,10 @@ from cdpilot.browser.session.launcher import (
     require_display,
 )
 from cdpilot.cdp import CdpConnection, Transport, WebSocketTransport, discover_websocket_url
-from cdpilot.errors import BrowserConnectionError, CdpTimeoutError
+from cdpilot.errors import BrowserConnectionError, CdpTimeoutError, StateError
+
+if TYPE_CHECKING:
+    from cdpilot.browser.session.shared_browser import SharedBrowser
 
 EXIT_REPORT_WAIT_S = 2.0  # a browser that hung up its pipe is about to exit: let it report its code
 LIST_SUGGESTION = "See the open connections with {tool:chrome_list_connections}."
@@ -76,12 +86,21 @@ class ConnectionManager:
         env: Mapping[str, str] | None = None,
         origins: OriginPolicy | None = None,
         output_dir: Path | None = None,
+        shared: SharedBrowser | None = None,
+        max_tabs: int | None = None,
+        frames: FrameOwners | None = None,
     ) -> None:
         """`origins`: the start-up origin lists, enforced in every browser launched or connected
         and checked for every URL handed to one (None: every origin allowed). `output_dir`:
-        where downloads of launched browsers go (None: the default output directory)."""
+        where downloads of launched browsers go (None: the default output directory).
+        `shared`: the browser whose contexts launches become; `max_tabs`: the most tabs this
+        manager's launched browsers and contexts may hold together (None: no limit). `frames`:
+        for the manager of a shared browser itself, where its frames' contexts are kept."""
         self._allow_remote = allow_remote
         self._output_dir = output_dir
+        self._shared = shared
+        self._max_tabs = max_tabs
+        self._frames = frames
         self.origins = OriginPolicy() if origins is None else origins
         self._env: Mapping[str, str] = os.environ if env is None else env
         self._connections: dict[str, BrowserConnection] = {}
@@ -98,7 +117,33 @@ class ConnectionManager:
         """How many browser processes this manager started and has not yet seen end."""
         return len(self._launched)
 
+    def own_process_reasons(self, options: LaunchOptions) -> tuple[str, ...]:
+        """With a shared browser, the options that make a launch start a process of its own
+        (empty: it becomes a context of the shared browser, or there is none to share)."""
+        return () if self._shared is None else self._shared.misfit(options)
+
+    async def check_tab_room(self) -> None:
+        """A StateError when this manager's launched browsers and contexts hold `max_tabs`
+        tabs already. Tabs of browsers it attached to are their owner's, and not counted."""
+        if self._max_tabs is None:
+            return
+        open_tabs = 0
+        for connection in list(self._connections.values()):
+            if connection.kind != "connected" and connection.alive:
+                infos = (await connection.cdp.browser.send("Target.getTargets"))["targetInfos"]
+                open_tabs += sum(1 for info in infos if info["type"] == "page" and connection.owns(info))
+        if open_tabs >= self._max_tabs:
+            raise StateError(
+                f"This session has {open_tabs} tabs open, the most the server allows a session "
+                f"({self._max_tabs}, --max-tabs-per-session).",
+                suggestion="Close tabs it no longer needs with {tool:close_target}, "
+                "or a browser with {tool:chrome_disconnect}.",
+            )
+
     async def launch(self, options: LaunchOptions) -> ConnectionInfo:
+        await self.check_tab_room()
+        if self._shared is not None and not self._shared.misfit(options):
+            return await self._open_context(options)
         executable = find_browser(options.executable_path, self._env)
         env_args = args_from_env(self._env)
         require_display(options.headless, (*env_args, *options.extra_args), self._env)
@@ -142,6 +187,19 @@ class ConnectionManager:
                 await process.stop()
                 self._launched.discard(process)
                 raise
+            return self._add(connection)
+
+    async def _open_context(self, options: LaunchOptions) -> ConnectionInfo:
+        """A launch served by a context of the shared browser."""
+        assert self._shared is not None
+        start_url = (
+            normalize_url(options.url, allow_file_urls=options.allow_file_urls, origins=self.origins)
+            if options.url
+            else "about:blank"
+        )
+        async with self._lock:
+            connection_id = await self._claim_id(options.connection_id)
+            connection = await self._shared.open_context(connection_id, options, start_url, self._output_dir)
             return self._add(connection)
 
     async def connect(self, options: ConnectOptions) -> ConnectionInfo:
@@ -206,7 +264,9 @@ class ConnectionManager:
         """Start-up failures name what happened: the browser's exit code and last words."""
         try:
             pipe = await process.open_pipe()
-            return await _start(connection_id, "launched", pipe, process, timeout_s, self.origins, self._output_dir)
+            return await _start(
+                connection_id, "launched", pipe, process, timeout_s, self.origins, self._output_dir, self._frames
+            )
         except BrowserConnectionError as exc:
             await process.wait_exited(EXIT_REPORT_WAIT_S)
             last_words = process.stderr_tail() or "(nothing)"
@@ -261,13 +321,14 @@ class ConnectionManager:
 
     def _info(self, connection: BrowserConnection) -> ConnectionInfo:
         process = connection.process
+        shared_pid = connection.lease.pid if connection.lease is not None else None
         return ConnectionInfo(
             id=connection.id,
             kind=connection.kind,
             browser=connection.product,
             protocol_version=connection.protocol_version,
             endpoint=connection.endpoint,
-            pid=process.pid if process else None,
+            pid=process.pid if process else shared_pid,
             user_data_dir=process.plan.profile_dir if process else None,
             active=connection.id == self.active_id,
             target_url=connection.target_url,
@@ -284,11 +345,19 @@ async def _start(
     timeout_s: float,
     origins: OriginPolicy,
     output_dir: Path | None,
+    frames: FrameOwners | None = None,
 ) -> BrowserConnection:
     cdp = await CdpConnection.open(transport)
     try:
         return await BrowserConnection.start(
-            connection_id, kind, cdp, process=process, timeout_s=timeout_s, origins=origins, output_dir=output_dir
+            connection_id,
+            kind,
+            cdp,
+            process=process,
+            timeout_s=timeout_s,
+            origins=origins,
+            output_dir=output_dir,
+            frames=frames,
         )
     except BaseException:
         await cdp.close()

@@ -25,6 +25,13 @@ Fetch domain does not see; answers a service worker makes up itself (``respondWi
 response it built or cached) reach no server, so there is nothing to refuse. Pages already
 open in a browser cdpilot connects to keep what they loaded before it connected.
 
+One browser may serve several connections, each in a browser context of its own (the HTTP
+transport's shared Chromium): each context has its own route table, and a held request meets
+the routes of the context its frame belongs to (`owner_of`). Interception stays one switch
+for the whole browser; the origin lists, the server's, apply to every context alike. A
+request whose frame no context has claimed (a same-process iframe of a tab never made
+current) meets the origin lists only.
+
 Requests are held only while there is something to hold them for (a policy with entries, or
 a route): with neither, none is paused. Holding starts with the first route and stops with
 the last one removed (or used up), unless the policy still needs it. Interception itself is
@@ -41,7 +48,7 @@ import base64
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from cdpilot.browser.page.origin_policy import OriginPolicy, Refusal
@@ -71,13 +78,19 @@ Interception = Refusal | RouteMark  # what was done to a request other than lett
 _log = logging.getLogger(__name__)
 
 
+ContextOwner = Callable[[str], str | None]  # a request's frame id -> its browser context id, None: unknown
+
+
 class RequestInterceptor:
     """Holds the requests of one browser while the origin policy or a route needs it, and
     answers each one once."""
 
-    def __init__(self, policy: OriginPolicy) -> None:
+    def __init__(self, policy: OriginPolicy, owner_of: ContextOwner | None = None) -> None:
+        """`owner_of`: for a browser shared by several contexts, the context a frame belongs
+        to; without it, every request meets the one table of the whole browser (`routes(None)`)."""
         self.policy = policy
-        self.routes = RouteTable()
+        self._owner_of = owner_of
+        self._tables: dict[str | None, RouteTable] = {}
         self._browser: CdpSession | None = None
         self._holding: bool | None = None  # None: interception not enabled yet
         self._switching = asyncio.Lock()  # one Fetch.enable at a time, in order
@@ -95,17 +108,14 @@ class RequestInterceptor:
     def stop(self) -> None:
         self._subscriptions.clear()
 
-    async def add_route(self, spec: RouteSpec) -> RouteInfo:
-        """Route the matching requests of every page from now on (requests held if they were not)."""
-        route = self.routes.add(spec)
-        await self._switch()
-        return route
+    def routes(self, context_id: str | None) -> Routes:
+        """The routes of one browser context (None: of the whole browser)."""
+        return Routes(self, self._tables.setdefault(context_id, RouteTable()))
 
-    async def remove_routes(self, route_id: str | None) -> list[RouteInfo]:
-        """Remove one route (None: all of them); StateError for an unknown id."""
-        removed = self.routes.remove(route_id)
-        await self._switch()
-        return removed
+    async def drop_routes(self, context_id: str | None) -> None:
+        """Forget a context's routes, as it closes (holding stops if nothing else needs it)."""
+        if self._tables.pop(context_id, None) is not None:
+            await self._switch()
 
     def outcome_of(self, request_id: str, url: str) -> Interception | None:
         """What was done to the request with this Network request id and URL, if anything:
@@ -117,7 +127,7 @@ class RequestInterceptor:
     async def _switch(self) -> None:
         """Hold requests exactly while the policy has entries or a route is left."""
         async with self._switching:
-            wanted = self.policy.enforced or len(self.routes) > 0
+            wanted = self.policy.enforced or any(len(table) for table in self._tables.values())
             if self._browser is None or wanted == self._holding:
                 return
             first, self._holding = self._holding is None, wanted
@@ -136,7 +146,8 @@ class RequestInterceptor:
                 "Fetch.failRequest", {"requestId": params["requestId"], "errorReason": "BlockedByClient"}
             )
         else:
-            route, used_up = self.routes.take(url)
+            table = self._tables.get(self._owner_of(str(params.get("frameId", ""))) if self._owner_of else None)
+            route, used_up = table.take(url) if table is not None else (None, False)
             if route is None:
                 answer = browser.send("Fetch.continueRequest", {"requestId": params["requestId"]})
             else:
@@ -158,6 +169,33 @@ class RequestInterceptor:
         self._outcomes[str(params["networkId"])] = (url, what)
         if len(self._outcomes) > REMEMBERED_OUTCOMES:
             self._outcomes.popitem(last=False)
+
+
+class Routes:
+    """One connection's routes: a table of its browser's interceptor, which holds requests
+    while any table has a route."""
+
+    def __init__(self, interceptor: RequestInterceptor, table: RouteTable) -> None:
+        self._interceptor = interceptor
+        self._table = table
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def infos(self) -> list[RouteInfo]:
+        return self._table.infos()
+
+    async def add(self, spec: RouteSpec) -> RouteInfo:
+        """Route the matching requests of every page from now on (requests held if they were not)."""
+        route = self._table.add(spec)
+        await self._interceptor._switch()
+        return route
+
+    async def remove(self, route_id: str | None) -> list[RouteInfo]:
+        """Remove one route (None: all of them); StateError for an unknown id."""
+        removed = self._table.remove(route_id)
+        await self._interceptor._switch()
+        return removed
 
 
 def _routed(action: RouteAction, request: dict[str, Any]) -> tuple[str, dict[str, Any]]:
