@@ -151,3 +151,12 @@ async def test_a_launch_that_needs_its_own_process_gets_one(shared: SharedBrowse
     assert info.kind == "launched" and shared.process_count == 0 and a.connections.launched_count == 1
     text = await a.ok("chrome_launch")  # the server's settings: a context
     assert "browser context of the shared" in text and shared.process_count == 1
+
+
+async def test_a_trace_is_refused_in_a_shared_context_since_it_would_show_the_other_sessions(
+    clients: list[Client],
+) -> None:
+    a, _ = clients
+    await a.connections.launch(_options())
+    error, text = await answer(a.registry, "record_trace", duration_ms=100)
+    assert error == "STATE" and "what other sessions do" in text and "--browser-per-session" in text, text

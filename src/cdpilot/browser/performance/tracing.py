@@ -6,6 +6,10 @@ that is read in chunks (``IO.read``) straight into the file, so a trace of tens 
 never sits whole in memory. Chrome writes it as ``{"traceEvents": [...], "metadata": {...}}``,
 the shape the panel saves and loads. A browser traces once at a time: a trace already running
 (another call, or DevTools) is a STATE error, as Chrome reports it on start.
+
+A browser context of a shared browser is refused a trace: the trace records the browser
+process, which every context shares, so it would show other sessions' navigations and hold
+up their traces.
 """
 
 from __future__ import annotations
@@ -49,6 +53,12 @@ Opener = Callable[[], tuple[Path, BinaryIO]]
 async def record(conn: BrowserConnection, *, duration_ms: int, reload: bool) -> Recording:
     """Record for `duration_ms`, or around a reload (bounded by `duration_ms`); the trace waits
     in the browser, as a stream, for `save`."""
+    if conn.lease is not None:
+        raise StateError(
+            "A trace records the whole browser, and this connection is a context of the browser the "
+            "server's sessions share: it would show what other sessions do.",
+            suggestion="Start the server with --browser-per-session to give each session browsers of its own.",
+        )
     page = conn.page
     try:
         await page.send(
