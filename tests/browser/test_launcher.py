@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cdpilot.browser.session.launcher import (
+    HEADLESS_FEATURES_OFF,
     LaunchPlan,
     args_from_env,
     browser_args,
@@ -52,8 +53,8 @@ def test_the_command_line_puts_user_flags_after_ours_and_the_url_last() -> None:
         extra_args=("--mute-audio",),
         start_url="about:blank",
     )
-    ours = ["--remote-debugging-pipe", "--user-data-dir=/tmp/p", "--headless", "--no-first-run"]
-    assert args[:4] == tuple(ours) and "--no-default-browser-check" in args
+    ours = ["--remote-debugging-pipe", "--user-data-dir=/tmp/p", "--headless", HEADLESS_FEATURES_OFF, "--no-first-run"]
+    assert args[:5] == tuple(ours) and "--no-default-browser-check" in args
     assert args[-5:] == ("--user-agent=ours", "--lang=fr", "--user-agent=theirs", "--mute-audio", "about:blank")
     assert ("--no-sandbox" in args) == (os.geteuid() == 0)
     assert not any(a.startswith("--remote-debugging-port") for a in args)
@@ -63,7 +64,7 @@ def test_headful_leaves_out_headless() -> None:
     args = browser_args(
         profile_dir="/p", headless=False, options=(), env_args=(), extra_args=(), start_url="about:blank"
     )
-    assert "--headless" not in args
+    assert "--headless" not in args and HEADLESS_FEATURES_OFF not in args  # a window a user sees keeps its UI
 
 
 def test_each_launch_option_becomes_a_flag_and_an_unset_one_none() -> None:

@@ -80,6 +80,12 @@ async def clients(shared: SharedBrowser, tmp_path_factory: pytest.TempPathFactor
             await client.connections.aclose()
 
 
+async def shared_targets(client: Client) -> list[str]:
+    """The URL of every target of the browser a client's context is in, its own UI's included."""
+    browser = client.connections.get(None).cdp.browser
+    return [str(info["url"]) for info in (await browser.send("Target.getTargets"))["targetInfos"]]
+
+
 def _options() -> LaunchOptions:
     return LaunchOptions(connection_id=None, extra_args=TEST_CHROME_ARGS)
 
@@ -100,6 +106,8 @@ async def test_two_clients_share_one_browser_and_see_only_their_own_tabs_cookies
     assert "/?second" in a_tabs and "/framed" not in a_tabs and "/inner" not in a_tabs
     assert "/framed" in b_tabs and "/?second" not in b_tabs and f"{site}/\n" not in b_tabs
 
+    every_target = await shared_targets(a)
+    assert not [url for url in every_target if "omnibox-popup" in url], every_target  # a renderer each, unused
     await a.ok("set_cookie", name="who", value="client-a")
     await a.ok("set_storage", key="who", value="client-a")
     await b.ok("navigate", url=f"{site}/")  # the same origin as a's tab

@@ -59,6 +59,10 @@ GRACEFUL_EXIT_S = 5.0
 SCREEN_MARGIN_PX = 400  # room above a headless viewport for the browser's UI (about 150 px today)
 KILL_EXIT_S = 5.0
 STDERR_TAIL_BYTES = 4096
+# Headless Chromium still builds each window's omnibox popup, a WebUI with a renderer process
+# of its own (about 45 MiB each) that nobody can ever open. Every browser context gets a window,
+# so in a shared browser this was two thirds of what a session's context cost.
+HEADLESS_FEATURES_OFF = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup"
 
 # $1: the browser's pid (= its process group); the directory to remove comes in the environment
 # so no process's command line names it (tests find leftover browsers by their profile path).
@@ -219,7 +223,7 @@ def browser_args(
     override everything before them."""
     args = ["--remote-debugging-pipe", f"--user-data-dir={profile_dir}"]
     if headless:
-        args.append("--headless")
+        args += ["--headless", HEADLESS_FEATURES_OFF]
     args += ["--no-first-run", "--no-default-browser-check"]
     if os.geteuid() == 0:
         # Chromium refuses to start as root with its sandbox on ("Running as root without
