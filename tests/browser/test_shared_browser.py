@@ -8,9 +8,12 @@ client cannot open more tabs than its limit.
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, replace
 
+import anyio
 import pytest
 
 from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
@@ -168,3 +171,42 @@ async def test_a_trace_is_refused_in_a_shared_context_since_it_would_show_the_ot
     await a.connections.launch(_options())
     error, text = await answer(a.registry, "record_trace", duration_ms=100)
     assert error == "STATE" and "what other sessions do" in text and "--browser-per-session" in text, text
+
+
+async def test_a_context_stuck_in_a_loop_or_asking_to_stay_is_closed_and_the_others_go_on(
+    shared: SharedBrowser, clients: list[Client], site: str
+) -> None:
+    a, b = clients
+    for client in clients:
+        await client.connections.launch(_options())
+    await a.ok("navigate", url=f"{site}/")
+    await a.ok(
+        "evaluate_js", expression="addEventListener('beforeunload', e => { e.preventDefault(); e.returnValue = '' })"
+    )
+    await a.ok("click_element", selector="p")  # a user gesture: the page may now ask before it is left
+    await a.ok("new_target", url=f"{site}/?looping")
+    error, _ = await answer(a.registry, "evaluate_js", expression="while (true) {}", timeout_ms=500)
+    assert error is not None
+    with anyio.fail_after(20):
+        await a.connections.aclose()
+    assert shared.context_count == 1
+    await b.ok("navigate", url=f"{site}/?after")  # the shared browser serves on
+    assert "/?looping" not in await b.ok("list_targets") and "?after" in await b.ok("list_targets")
+
+
+async def test_a_shared_browser_that_dies_is_reported_and_the_next_launch_starts_another(
+    shared: SharedBrowser, clients: list[Client], site: str
+) -> None:
+    a, b = clients
+    first = await a.connections.launch(_options())
+    await b.connections.launch(_options())
+    assert first.pid is not None
+    os.kill(first.pid, signal.SIGKILL)
+    assert wait_gone([first.pid], 10.0) == []
+    for client in clients:
+        error, text = await answer(client.registry, "navigate", url=f"{site}/")
+        assert error == "CONNECTION", text
+    again = await a.connections.launch(_options())
+    assert again.kind == "context" and again.pid not in (None, first.pid) and shared.process_count == 1
+    await a.ok("navigate", url=f"{site}/")
+    assert "context of the shared browser" in await b.ok("chrome_list_connections")  # still listed, as dead

@@ -29,6 +29,7 @@ from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
 from cdpilot.errors import BrowserConnectionError, CdpCommandError, CdpTimeoutError
 
 HOST_ID = "shared"
+DISPOSE_TIMEOUT_S = 10.0  # the lock is held meanwhile: other sessions' launches wait for it
 # What one process sets for all its contexts: a launch that differs in one of these needs its own.
 PROCESS_WIDE = ("headless", "executable_path", "user_data_dir", "extra_args", "user_agent", "ignore_https_errors")
 
@@ -117,7 +118,9 @@ class SharedBrowser:
                 await self._stop()
             elif self._host is not None and self._host.alive:
                 with contextlib.suppress(CdpCommandError, CdpTimeoutError, BrowserConnectionError):
-                    await self._host.cdp.browser.send("Target.disposeBrowserContext", {"browserContextId": context_id})
+                    await self._host.cdp.browser.send(
+                        "Target.disposeBrowserContext", {"browserContextId": context_id}, timeout_s=DISPOSE_TIMEOUT_S
+                    )
 
     async def _stop(self) -> None:
         self._frames.stop()
