@@ -8,7 +8,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -157,15 +156,14 @@ def closed_port() -> int:
 async def test_connecting_to_a_closed_port_fails_fast_naming_host_and_port(
     mode: str, tool: str, args: dict[str, object]
 ) -> None:
+    """Fast: the refusal is the answer, not a timeout run out (which would say "did not answer")."""
     port = closed_port()
     async with mcp_client(mode) as client:
-        started = time.monotonic()
         result = await client.call_tool(tool, {**args, "port": port})
-        elapsed = time.monotonic() - started
     assert result.is_error
     assert result.meta is not None and result.meta["cdpilot/errorType"] == "CONNECTION"
-    assert f"127.0.0.1:{port}" in text_of(result)
-    assert elapsed < 5, f"took {elapsed:.1f}s"
+    text = text_of(result)
+    assert f"127.0.0.1:{port}" in text and "connection refused" in text, text
 
 
 async def test_bad_lines_get_jsonrpc_errors_and_the_session_goes_on() -> None:
