@@ -123,7 +123,7 @@ async def save(conn: BrowserConnection, recording: Recording, open_file: Opener)
     try:
         path, file = await asyncio.to_thread(open_file)
     except BaseException:
-        await page.send("IO.close", {"handle": recording.stream})
+        await _close_stream(page, recording.stream)
         raise
     try:
         with file:
@@ -146,7 +146,17 @@ async def _stream(page: CdpSession, handle: str, file: BinaryIO) -> int:
             if chunk.get("eof"):
                 return size
     finally:
-        await page.send("IO.close", {"handle": handle})
+        await _close_stream(page, handle)
+
+
+async def _close_stream(page: CdpSession, handle: str) -> None:
+    """Close the browser's stream of the trace, which holds the whole trace in its memory until
+    then: also when the call was cancelled (the command goes out all the same and finishes in the
+    background) or the page is gone (nothing left to close)."""
+    closing = asyncio.ensure_future(page.send("IO.close", {"handle": handle}))
+    closing.add_done_callback(lambda done: done.cancelled() or done.exception())
+    with contextlib.suppress(CdpilotError):
+        await asyncio.shield(closing)
 
 
 def trace_file(path: Path, size: int, recording: Recording) -> TraceFile:
