@@ -129,13 +129,17 @@ class BrowserConnection:
         connection = cls(connection_id, "context", host.cdp, host.version, None, host.interceptor, output_dir, lease)
         staging = None if host.process is None else downloads_dir(host.process, lease.context_id)
         context_id, frames = lease.context_id, lease.frames
-        await connection.downloads.start(
-            host.cdp.browser,
-            staging,
-            scope=connection.context_scope,
-            owns_frame=lambda frame_id: frames.owner(frame_id) == context_id,
-        )
-        await connection.use_target(await connection.open_page(url))
+        try:
+            await connection.downloads.start(
+                host.cdp.browser,
+                staging,
+                scope=connection.context_scope,
+                owns_frame=lambda frame_id: frames.owner(frame_id) == context_id,
+            )
+            await connection.use_target(await connection.open_page(url))
+        except BaseException:
+            connection._stop_listening()  # on a browser that goes on
+            raise
         return connection
 
     @property
@@ -213,9 +217,7 @@ class BrowserConnection:
     async def close(self) -> None:
         """Let go: close the transport; a launched browser is ended and its temp profile removed.
         A leased context is disposed of, with its tabs; the shared browser goes on."""
-        self._subscriptions.clear()
-        self._page_frames.clear()
-        self.downloads.stop()
+        self._stop_listening()
         if self.lease is not None:
             await self.interceptor.drop_routes(self.lease.context_id)
             self.lease.frames.forget_context(self.lease.context_id)
@@ -225,6 +227,11 @@ class BrowserConnection:
         await self.cdp.close()
         if self.process is not None:
             await self.process.stop()
+
+    def _stop_listening(self) -> None:
+        self._subscriptions.clear()
+        self._page_frames.clear()
+        self.downloads.stop()
 
     def _follow_frames(self, session: CdpSession, lease: ContextLease) -> None:
         """Claim the frames the page attaches for this context, for the shared interceptor and downloads."""
