@@ -248,12 +248,15 @@ async def test_a_browser_that_never_answers_is_killed_after_the_timeout(
 ) -> None:
     marker = f"--cdpilot-silent-{os.getpid()}"
     # A stand-in that keeps its pipes open and says nothing; its command line keeps our args.
-    fake = script(tmp_path, f'exec {sys.executable} -c "import time; time.sleep(300)" "$@"')
+    fake = script(
+        tmp_path, f'echo "stuck loading the GPU" >&2; exec {sys.executable} -c "import time; time.sleep(300)" "$@"'
+    )
     options = LaunchOptions(connection_id=None, executable_path=fake, extra_args=(marker,), timeout_ms=300)
     loop = asyncio.get_running_loop()
     started = loop.time()
-    with pytest.raises(BrowserConnectionError, match=r"did not answer within 0\.3 s"):
+    with pytest.raises(BrowserConnectionError, match=r"did not answer within 0\.3 s") as caught:
         await manager.launch(options)
+    assert "Its last output:\nstuck loading the GPU" in caught.value.message  # what it was doing, if it said
     assert loop.time() - started < 5
     assert no_processes_with(marker)
 

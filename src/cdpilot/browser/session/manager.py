@@ -276,8 +276,10 @@ class ConnectionManager:
                 f"Its last output:\n{last_words}"
             ) from exc
         except CdpTimeoutError as exc:
+            last_words = process.stderr_tail() or "(nothing)"
             raise BrowserConnectionError(
-                f"The browser did not answer within {timeout_s:g} s of starting: the machine may be overloaded."
+                f"The browser did not answer within {timeout_s:g} s of starting: the machine may be overloaded. "
+                f"Its last output:\n{last_words}"
             ) from exc
 
     async def _open_start_url(self, connection: BrowserConnection, start_url: str) -> None:
