@@ -66,8 +66,6 @@ class BrowserConnection:
         self.protocol_version = str(version.get("protocolVersion", "unknown"))
         self.process = process
         self.lease = lease
-        self.browser_context_id = None if lease is None else lease.context_id
-        self.context_scope = {} if lease is None else {"browserContextId": lease.context_id}
         self.target_url: str | None = None
         self.target_title: str | None = None
         self.viewport: tuple[int, int] | None = None  # the page size a launched browser's windows get
@@ -141,6 +139,17 @@ class BrowserConnection:
             connection._stop_listening()  # on a browser that goes on
             raise
         return connection
+
+    @property
+    def browser_context_id(self) -> str | None:
+        """The context this connection is confined to; None: the whole browser is its."""
+        return None if self.lease is None else self.lease.context_id
+
+    @property
+    def context_scope(self) -> dict[str, str]:
+        """The parameter that confines a browser-wide command (cookies, permissions, new tabs)
+        to this connection's context; empty for a whole browser."""
+        return {} if self.lease is None else {"browserContextId": self.lease.context_id}
 
     @property
     def alive(self) -> bool:

@@ -147,11 +147,7 @@ class ConnectionManager:
         executable = find_browser(options.executable_path, self._env)
         env_args = args_from_env(self._env)
         require_display(options.headless, (*env_args, *options.extra_args), self._env)
-        start_url = (
-            normalize_url(options.url, allow_file_urls=options.allow_file_urls, origins=self.origins)
-            if options.url
-            else "about:blank"
-        )
+        start_url = self._start_url(options)
         flags = option_args(
             headless=options.headless,
             viewport=options.viewport,
@@ -189,14 +185,16 @@ class ConnectionManager:
                 raise
             return self._add(connection)
 
+    def _start_url(self, options: LaunchOptions) -> str:
+        """The page a launch opens first, checked as navigate checks a URL."""
+        if not options.url:
+            return "about:blank"
+        return normalize_url(options.url, allow_file_urls=options.allow_file_urls, origins=self.origins)
+
     async def _open_context(self, options: LaunchOptions) -> ConnectionInfo:
         """A launch served by a context of the shared browser."""
         assert self._shared is not None
-        start_url = (
-            normalize_url(options.url, allow_file_urls=options.allow_file_urls, origins=self.origins)
-            if options.url
-            else "about:blank"
-        )
+        start_url = self._start_url(options)
         async with self._lock:
             connection_id = await self._claim_id(options.connection_id)
             connection = await self._shared.open_context(connection_id, options, start_url, self._output_dir)
