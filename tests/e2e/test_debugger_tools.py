@@ -362,3 +362,19 @@ async def test_call_stack_shows_closure_variables(debug_page: ModeClient, site_u
     assert await client.ok("debugger_evaluate_on_call_frame", call_frame_id=0, expression="count + step") == "2"
     await client.ok("debugger_resume")
     assert await result_text(client) == "count 2"
+
+
+async def test_a_step_that_stops_at_a_return_shows_the_value_returned(debug_page: ModeClient, site_url: str) -> None:
+    """Stepping past a ``return`` stops once more on its line (where the function returns):
+    the answer says what it returns, or it would read as a step that went nowhere."""
+    client = debug_page
+    await client.ok("debugger_set_breakpoint", url=app_js(site_url), line_number=line_of("square-body"))
+    await client.ok("click_element", selector="#compute")
+    text = await client.ok("debugger_step_over")
+    assert f"at {app_js(site_url)}:{line_of('square-body') + 1}:" in text, text  # return result;
+    assert "Returning 9 from square." in text, text
+    stack = await client.ok("debugger_get_call_stack")
+    assert "  returning 9" in stack, stack
+    text = await client.ok("debugger_step_over")
+    assert f"at {app_js(site_url)}:{line_of('compute-sum')}:" in text and "Returning" not in text, text
+    await client.ok("debugger_resume")

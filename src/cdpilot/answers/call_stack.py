@@ -41,6 +41,8 @@ def call_stack_lines(stack: CallStack) -> list[str]:
         lines.append(frame_label(detail.frame, names) + generated_side(detail.frame))
         if detail.source_line:
             lines.append(f"  {shown_line(where)} | {clip(one_line(detail.source_line), SOURCE_LINE_CHARS)}")
+        if detail.frame.return_value is not None:
+            lines.append(f"  returning {detail.frame.return_value}")
         lines += [scope_line(scope) for scope in detail.scopes]
     if total > len(stack.frames):
         lines.append(f"…{total - len(stack.frames)} more frames: raise {{param:debugger_get_call_stack.max_frames}}.")

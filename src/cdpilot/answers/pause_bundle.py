@@ -54,6 +54,8 @@ def pause_bundle_lines(snapshot: PauseSnapshot) -> list[str]:
     lines = [first]
     if snapshot.source_line:
         lines.append(f"  {shown_line(where)} | {snapshot.source_line}")
+    if pause.top.return_value is not None:
+        lines.append(f"Returning {pause.top.return_value} from {pause.top.original_name or pause.top.name}.")
     if snapshot.map_failure:
         note = clip(one_line(snapshot.map_failure), EXCEPTION_CHARS)
         lines.append(f"Its source map could not be used, so this is the generated script: {note}")

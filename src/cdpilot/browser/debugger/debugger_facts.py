@@ -75,6 +75,7 @@ class Frame:
     call_frame_id: str  # the browser's id, for evaluating in this frame; changes with every pause
     scopes: tuple[Scope, ...]
     original_name: str | None = None  # the function's name in the original source, when a map renames it
+    return_value: str | None = None  # previewed, when stopped at the function's return (after its last statement)
 
     @property
     def name(self) -> str:

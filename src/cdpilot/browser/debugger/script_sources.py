@@ -18,12 +18,14 @@ from typing import Any
 
 from cdpilot.browser.debugger.debugger_facts import AsyncFrame, AsyncSegment, Frame, Location, Scope, ScriptInfo
 from cdpilot.browser.own_scripts import is_own
+from cdpilot.browser.remote_values import preview_value
 from cdpilot.browser.sourcemaps.sourcemap_facts import GeneratedPosition, split_lines
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError
 from cdpilot.text import clip, cut_marker
 
 MAX_CACHED_SOURCES = 32
+RETURN_PREVIEW_CHARS = 80
 SOURCE_WINDOW_CHARS = 120  # a long (minified) line is shown from a little before the paused column
 
 
@@ -131,6 +133,9 @@ class ScriptSources:
             function_location=self.location(function_start) if function_start else None,
             call_frame_id=str(raw["callFrameId"]),
             scopes=tuple(self._scope(scope) for scope in raw.get("scopeChain", [])),
+            return_value=preview_value(raw["returnValue"], max_chars=RETURN_PREVIEW_CHARS)
+            if "returnValue" in raw
+            else None,
         )
 
     def position(self, location: Location) -> GeneratedPosition:
