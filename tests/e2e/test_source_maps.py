@@ -187,3 +187,20 @@ async def test_steps_go_by_typescript_lines_and_through_library_code(debugging: 
     assert "Stepped through library code without stopping: node_modules/tinylib/index.js." in into, into
     assert "tinylib" not in into.split("Paused", 1)[1].splitlines()[0], into  # it stops in the app's code
     await client.ok("debugger_resume")
+
+
+@pytest.mark.parametrize("variant", ["esbuild-external", "esbuild-minified", "webpack"])
+async def test_a_line_breakpoint_pauses_once_per_run_of_its_line(
+    debugging: ModeClient, site_url: str, variant: str
+) -> None:
+    """A line with calls has several places the browser can stop at; a breakpoint on the line
+    stops at its first, once, as an editor's does (a column picks another place)."""
+    client = debugging
+    line = ts_line("main.ts", "main-console-log")
+    await client.ok("navigate", url=f"{site_url}/{variant}/")
+    text = await client.ok("debugger_set_breakpoint", url="src/main.ts", line_number=line)
+    assert text.count(f"main.ts:{line}:") == 1, text
+    paused = await client.ok("click_element", selector="#add")
+    assert f"main.ts:{line}:" in paused, paused
+    resumed = await client.ok("debugger_resume")
+    assert "ran on without pausing" in resumed, resumed

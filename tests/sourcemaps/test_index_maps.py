@@ -69,7 +69,7 @@ def test_a_file_in_both_sections_is_one_source_with_positions_in_both() -> None:
     later_mention = index.source_map.sources[3]
     assert later_mention.url == cart.url
     assert index.source_map.generated_positions(later_mention, 19) == lookup.__class__(
-        later_mention, 19, 19, lookup.positions
+        later_mention, 19, 19, lookup.runs
     )
 
 

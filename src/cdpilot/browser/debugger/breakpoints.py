@@ -7,9 +7,12 @@ how it binds:
 - a full URL (``http://…/app.js``) or ``url_regex``: as the browser matches them;
 - the end of a URL at a ``/`` (``app.js``, ``dist/app.js``, ``/dist/app.js`` from the site
   root): a URL regex built from it, so every matching script binds, now and later;
-- an original source named by a source map (``cart.ts``, ``src/cart.ts``): every generated
-  place of that line, in every loaded bundle whose map has the file, each set by the bundle's
-  URL. A line without code binds on the next line that has some, and says so.
+- an original source named by a source map (``cart.ts``, ``src/cart.ts``): the first place
+  of that line where the browser can stop (a line with calls has several, and stopping at
+  each would pause several times per run of the line), in each copy of the line's code in
+  every loaded bundle whose map has the file, each set by the bundle's URL. A column picks
+  the places of that column. A line without code binds on the next line that has some, and
+  says so.
 
 A bundle that loads later (after a navigation, or lazily) is stopped before it runs by the
 instrumentation breakpoint ``beforeScriptWithSourceMapExecution``, which is on while any
@@ -33,11 +36,11 @@ from cdpilot.browser.debugger.breakpoint_requests import (
     suffix_regex,
     url_ends_with,
 )
-from cdpilot.browser.debugger.debugger_facts import BindKind, Breakpoint, BreakpointSpec, DebugConfig
+from cdpilot.browser.debugger.debugger_facts import BindKind, Breakpoint, BreakpointSpec, DebugConfig, Location
 from cdpilot.browser.debugger.mapped_scripts import MappedScript, MappedScripts
 from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.sourcemaps.map_urls import is_absolute_url
-from cdpilot.browser.sourcemaps.sourcemap_facts import GeneratedPosition, SourceEntry
+from cdpilot.browser.sourcemaps.sourcemap_facts import GeneratedLookup, GeneratedPosition, SourceEntry
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import CdpCommandError, StateError
 
@@ -166,7 +169,13 @@ class LiveBreakpoints:
             note = f"no code on line {spec.line} of {entry.name}; bound on line {lookup.line + 1}"
             notes = notes if note in notes else (*notes, note)
         ids, resolved = list(live.cdp_ids), list(live.resolved)
-        for line, column_number in await self._break_locations(script.script_id, lookup.positions):
+        places = []
+        for run in lookup.runs:
+            if spec.column is None:
+                places += await self._first_stop(script, run, lookup)
+            else:
+                places += await self._break_locations(script.script_id, run)
+        for line, column_number in places:
             params: dict[str, Any] = {"url": script.url, "lineNumber": line, "columnNumber": column_number}
             if cdp_condition(spec) is not None:
                 params["condition"] = cdp_condition(spec)
@@ -180,35 +189,63 @@ class LiveBreakpoints:
             resolved += [self._scripts.location(raw) for raw in reply.get("locations", [])]
         return replace(live, cdp_ids=tuple(ids), resolved=tuple(resolved), sources=sources, notes=notes)
 
+    async def _first_stop(
+        self, script: MappedScript, run: tuple[GeneratedPosition, ...], lookup: GeneratedLookup
+    ) -> list[tuple[int, int]]:
+        """The first place in a run of a line's code where the browser can stop and that maps
+        back to the line: where a line breakpoint stops once per run of the line, before any
+        of it ran. A map often marks a statement where its indentation starts, and its first
+        call (``console.log`` of ``console.log(f(x))``) runs after its arguments, so the
+        browser's own places are asked for and mapped back, not the map's segments."""
+        first, last = self._document_place(script.script_id, run[0]), self._document_place(script.script_id, run[-1])
+        for line, column in await self._possible_places(script.script_id, first, (last[0], last[1] + 1)):
+            at = self._scripts.position(Location(script.script_id, script.url, line + 1, column + 1))
+            found = script.source_map.original_position(at.line, at.column)
+            if found is not None and found.source.url == lookup.source.url and found.line == lookup.line:
+                return [(line, column)]
+        return [first]
+
     async def _break_locations(self, script_id: str, positions: tuple[GeneratedPosition, ...]) -> list[tuple[int, int]]:
-        """The generated places of an original line where the browser can stop, in the
-        document's coordinates (an inline script starts mid-document).
+        """The generated places of an original line and column where the browser can stop, in
+        the document's coordinates, first to last.
 
         A map also maps tokens that are no statement (the end of an expression); the browser
         would move a breakpoint there to the next statement, which may belong to another
         original line. So only places the browser lists as possible break locations are kept,
         and the first place when it lists none of them."""
-        info = self._scripts.get(script_id)
-        places = [
-            (p.line + (info.start_line if info else 0), p.column + (info.start_column if info and p.line == 0 else 0))
-            for p in positions
-        ]
+        places = [self._document_place(script_id, p) for p in positions]
         by_line: dict[int, list[int]] = {}
         for line, column in places:
             by_line.setdefault(line, []).append(column)
         possible: set[tuple[int, int]] = set()
         for line, columns in by_line.items():
-            params = {
-                "start": {"scriptId": script_id, "lineNumber": line, "columnNumber": min(columns)},
-                "end": {"scriptId": script_id, "lineNumber": line, "columnNumber": max(columns) + 1},
-            }
-            try:
-                reply = await self._require_session().send("Debugger.getPossibleBreakpoints", params)
-            except CdpCommandError:
-                continue  # the script is gone: keep the places as the map gives them
-            possible |= {(int(loc["lineNumber"]), int(loc.get("columnNumber", 0))) for loc in reply["locations"]}
-        kept = [place for place in places if place in possible]
-        return kept or places[:1]
+            possible |= set(await self._possible_places(script_id, (line, min(columns)), (line, max(columns) + 1)))
+        kept = sorted(place for place in places if place in possible)
+        return kept or sorted(places)[:1]
+
+    def _document_place(self, script_id: str, position: GeneratedPosition) -> tuple[int, int]:
+        """A 0-based place in a script's text as the document counts it (an inline script
+        starts mid-document)."""
+        info = self._scripts.get(script_id)
+        if info is None:
+            return position.line, position.column
+        column = position.column + (info.start_column if position.line == 0 else 0)
+        return position.line + info.start_line, column
+
+    async def _possible_places(
+        self, script_id: str, start: tuple[int, int], end: tuple[int, int]
+    ) -> list[tuple[int, int]]:
+        """Where the browser can stop from `start` up to `end` (0-based, document places),
+        in order; none when the script is gone."""
+        params = {
+            "start": {"scriptId": script_id, "lineNumber": start[0], "columnNumber": start[1]},
+            "end": {"scriptId": script_id, "lineNumber": end[0], "columnNumber": end[1]},
+        }
+        try:
+            reply = await self._require_session().send("Debugger.getPossibleBreakpoints", params)
+        except CdpCommandError:
+            return []  # the script is gone: the places stay as the map gives them
+        return sorted((int(loc["lineNumber"]), int(loc.get("columnNumber", 0))) for loc in reply["locations"])
 
     async def _set_by_url(self, spec: BreakpointSpec, kind: BindKind, target: dict[str, str]) -> Breakpoint:
         params: dict[str, Any] = {**target, "lineNumber": spec.line - 1}

@@ -115,8 +115,11 @@ class SourceMap:
             starts = {columns.original_columns[slot] for slot in slots}
             target = min((start for start in starts if start >= column), default=min(starts))
             slots = [slot for slot in slots if columns.original_columns[slot] == target]
-        positions = tuple(GeneratedPosition(columns.slot_line(slot), columns.columns[slot]) for slot in slots)
-        return GeneratedLookup(source, line, used, positions)
+        runs = tuple(
+            tuple(GeneratedPosition(columns.slot_line(slot), columns.columns[slot]) for slot in run)
+            for run in _runs(slots, {mention * KEY_STRIDE + used for mention in mentions}, columns.keys)
+        )
+        return GeneratedLookup(source, line, used, runs)
 
     def mapped_lines(self, source: SourceEntry) -> tuple[int, ...]:
         """The original lines of `source` that have code in the generated script, ascending."""
@@ -268,3 +271,18 @@ def _utf16_column(text: str, index: int) -> int:
     if text.isascii():
         return index
     return index + sum(1 for char in text[:index] if ord(char) > 0xFFFF)
+
+
+def _runs(slots: list[int], line_keys: set[int], keys: Sequence[int]) -> list[list[int]]:
+    """`slots` (ascending) cut into runs of the generated code: a run ends where a segment of
+    another original line lies between two of them. One run is one copy of the line's code
+    (a bundle may hold two: an index map's sections, code a bundler duplicated)."""
+    runs: list[list[int]] = []
+    for slot in slots:
+        if runs and all(
+            keys[between] in line_keys or keys[between] == UNMAPPED for between in range(runs[-1][-1] + 1, slot)
+        ):
+            runs[-1].append(slot)
+        else:
+            runs.append([slot])
+    return runs

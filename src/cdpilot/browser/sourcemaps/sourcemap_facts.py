@@ -83,11 +83,16 @@ class GeneratedLookup:
     source: SourceEntry
     requested_line: int
     line: int
-    positions: tuple[GeneratedPosition, ...]  # in generated order
+    runs: tuple[tuple[GeneratedPosition, ...], ...]  # each copy of the line's code, in generated order
 
     @property
     def moved(self) -> bool:
         return self.line != self.requested_line
+
+    @property
+    def positions(self) -> tuple[GeneratedPosition, ...]:
+        """Every position of the line, in generated order."""
+        return tuple(position for run in self.runs for position in run)
 
 
 @dataclass(frozen=True)
