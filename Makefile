@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 .DEFAULT_GOAL := help
 
-.PHONY: help venv chromium generate check-generated check test demo bench docs docs-check new-tool bench-codegen reliability clean
+.PHONY: help venv chromium generate check-generated check devapps test demo bench docs docs-check new-tool bench-codegen reliability clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -37,7 +37,10 @@ check: $(INSTALLED) ## ruff and mypy --strict over src, generated, codegen, test
 	$(VENV)/bin/mypy
 	$(MAKE) --no-print-directory check-generated
 
-test: check chromium ## check, then the whole test suite against a real headless Chromium
+devapps: $(INSTALLED) ## npm ci the JavaScript dev apps of the e2e tests into ~/.cache/cdpilot/devapps (node/npm from Debian if missing)
+	$(PY) -m tests.support.devapps
+
+test: check chromium devapps ## check, then the whole test suite against a real headless Chromium
 	$(PY) -m pytest -q
 
 demo: $(INSTALLED) chromium ## launch headless Chromium and drive a bundled page over a real MCP stdio session
