@@ -21,9 +21,17 @@ def test_a_plain_breakpoint_has_no_condition() -> None:
 
 def test_the_parts_of_a_condition_in_order() -> None:
     assert cdp_condition(spec(condition="i > 2", hit_count=5, log_message="at {i}")) == (
+        "(() => { try { return "
         '(i > 2) && ((hits) => (hits["bp3"] = (hits["bp3"] || 0) + 1) === 5)'
         "(globalThis[Symbol.for('cdpilot.hits')] ??= {}) && (console.log(\"at\", (i)), false)"
+        "; } catch (error) { "
+        '(globalThis[Symbol.for("cdpilot.conditionErrors")] ??= {})["bp3"] = String(error); return false; } })()'
     )
+
+
+def test_each_expression_of_the_user_is_placed_in_the_running_scripts_names() -> None:
+    placed = cdp_condition(spec(condition="i > 2", log_message="at {i} of {items}"), lambda e: e.replace("i", "t"))
+    assert placed is not None and "return (t > 2)" in placed and 'console.log("at", (t), "of", (ttems))' in placed
 
 
 @pytest.mark.parametrize(

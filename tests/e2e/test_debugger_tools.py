@@ -378,3 +378,19 @@ async def test_a_step_that_stops_at_a_return_shows_the_value_returned(debug_page
     text = await client.ok("debugger_step_over")
     assert f"at {app_js(site_url)}:{line_of('compute-sum')}:" in text and "Returning" not in text, text
     await client.ok("debugger_resume")
+
+
+async def test_a_condition_that_throws_never_reaches_the_pages_console(debug_page: ModeClient, site_url: str) -> None:
+    """A condition that throws counts as false; the error is the breakpoint list's to report,
+    never the page's console's, where it would read as the app failing."""
+    client = debug_page
+    await client.ok("get_console_logs")  # read what loading logged
+    await client.ok(
+        "debugger_set_breakpoint", url=app_js(site_url), line_number=line_of("compute-first"), condition="nosuch > 1"
+    )
+    text = await client.ok("click_element", selector="#compute")
+    assert "Paused" not in text and "Error" not in text, text
+    logs = await client.ok("get_console_logs")
+    assert "nosuch" not in logs and "computed" in logs, logs
+    listed = await client.ok("debugger_list_breakpoints")
+    assert "its condition failed (so it counts as false): ReferenceError: nosuch is not defined" in listed, listed

@@ -204,3 +204,48 @@ async def test_a_line_breakpoint_pauses_once_per_run_of_its_line(
     assert f"main.ts:{line}:" in paused, paused
     resumed = await client.ok("debugger_resume")
     assert "ran on without pausing" in resumed, resumed
+
+
+@pytest.mark.parametrize("variant", ["esbuild-minified", "webpack", "esbuild-external"])
+async def test_a_condition_in_original_names_runs_in_the_bundles_names(
+    debugging: ModeClient, site_url: str, variant: str
+) -> None:
+    """A minifier renames ``item``; the condition is run with the name the bundle gives it,
+    and the answer shows what runs. Nothing it does reaches the page's console."""
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/{variant}/")
+    text = await client.ok(
+        "debugger_set_breakpoint", url="src/cart.ts", line_number=LOOP, condition="item.quantity === 2"
+    )
+    if variant == "esbuild-minified":
+        assert "Note: item.quantity === 2 runs as " in text and "in esbuild-minified/app.js" in text, text
+    first = await client.ok("click_element", selector="#add")
+    assert "Paused" not in first, first  # one item, of quantity 1
+    paused = await client.ok("click_element", selector="#add")
+    assert "Paused (breakpoint bp1) at " in paused and f"src/cart.ts:{LOOP}:" in paused, paused
+    quantity = await client.ok("debugger_evaluate_on_call_frame", call_frame_id=0, expression="item.quantity")
+    assert quantity.endswith("= 2") or quantity == "2", quantity
+    await client.ok("debugger_resume")
+    listed = await client.ok("debugger_list_breakpoints")
+    assert "failed" not in listed, listed
+    logs = await client.ok("get_console_logs")
+    assert "Error" not in logs, logs
+
+
+async def test_a_condition_naming_what_the_bundle_left_out_is_refused_naming_it(
+    debugging: ModeClient, site_url: str
+) -> None:
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/esbuild-minified/")
+    kind, text = await client.error(
+        "debugger_set_breakpoint", url="src/cart.ts", line_number=LOOP, condition="Item !== undefined && item.price > 0"
+    )
+    assert kind == "VALIDATION" and text.startswith("Item: app/src/cart.ts has this name"), text
+    assert "item" not in text.split("\n")[0].removeprefix("Item"), text  # item is placed: only Item is named
+    logged = await client.ok(
+        "debugger_set_breakpoint", url="src/cart.ts", line_number=LOOP, log_message="price {item.price}"
+    )
+    assert "Breakpoint bp" in logged, logged
+    await client.ok("click_element", selector="#add")
+    logs = await client.ok("get_console_logs")
+    assert "price 250" in logs.replace('"', ""), logs

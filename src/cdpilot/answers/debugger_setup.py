@@ -87,9 +87,18 @@ def breakpoint_list_lines(breakpoints: Sequence[Breakpoint | Trigger]) -> list[s
     if not breakpoints:
         return ["No breakpoints. Set one with {tool:debugger_set_breakpoint}."]
     lines = [
-        f"- {trigger_text(b) if isinstance(b, Trigger) else breakpoint_text(b, every_place=True)}" for b in breakpoints
+        f"- {trigger_text(b) if isinstance(b, Trigger) else breakpoint_text(b, every_place=True) + failure_text(b)}"
+        for b in breakpoints
     ]
     return [f"{len(breakpoints)} breakpoint(s):", *lines]
+
+
+def failure_text(breakpoint_: Breakpoint) -> str:
+    """``; its condition failed: ReferenceError: …``: it then counts as false, so it never
+    pauses or logs, and the page's console never sees the error."""
+    if breakpoint_.failure is None:
+        return ""
+    return f"; its condition failed (so it counts as false): {clip(one_line(breakpoint_.failure), CONDITION_CHARS)}"
 
 
 def trigger_text(trigger: Trigger) -> str:

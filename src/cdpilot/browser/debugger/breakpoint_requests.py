@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 from cdpilot.browser.debugger.debugger_facts import BreakpointSpec
 from cdpilot.browser.sourcemaps.source_names import matches_path
@@ -14,32 +15,56 @@ from cdpilot.browser.sourcemaps.sourcemap_facts import SourceEntry
 from cdpilot.errors import ArgumentError, FieldProblem, StateError
 
 
-def cdp_condition(spec: BreakpointSpec) -> str | None:
+def cdp_condition(spec: BreakpointSpec, place: Callable[[str], str] = str) -> str | None:
     """The condition the browser evaluates at the breakpoint: the user's, then the hit count
     (kept under a symbol-keyed global, so no page code sees it), then the logpoint's message,
-    which logs and answers false so the page never stops."""
+    which logs and answers false so the page never stops. `place` gives each expression of
+    the user's as the script runs it (its original names replaced, in a bundle).
+
+    It never throws into the page: an error (a name that is not defined there) makes it false
+    and is kept under another symbol-keyed global, for the breakpoint list to report."""
     if spec.condition is None and spec.hit_count is None and spec.log_message is None:
         return None
-    expression = f"({spec.condition})" if spec.condition is not None else "true"
+    expression = f"({place(spec.condition)})" if spec.condition is not None else "true"
     if spec.hit_count is not None:
         key = json.dumps(spec.id)
         counter = f"((hits) => (hits[{key}] = (hits[{key}] || 0) + 1) === {spec.hit_count})"
         expression += f" && {counter}(globalThis[Symbol.for('cdpilot.hits')] ??= {{}})"
     if spec.log_message is not None:
-        expression += f" && (console.log({log_arguments(spec.log_message)}), false)"
-    return expression
+        expression += f" && (console.log({log_arguments(spec.log_message, place)}), false)"
+    errors = f"(globalThis[Symbol.for({json.dumps(CONDITION_ERRORS)})] ??= {{}})"
+    return (
+        f"(() => {{ try {{ return {expression}; }} catch (error) {{ "
+        f"{errors}[{json.dumps(spec.id)}] = String(error); return false; }} }})()"
+    )
 
 
-def log_arguments(template: str) -> str:
+CONDITION_ERRORS = "cdpilot.conditionErrors"  # the symbol under which failed conditions are kept
+
+
+def log_arguments(template: str, place: Callable[[str], str] = str) -> str:
     """console.log's arguments for a logpoint message: its text, and each ``{expression}`` as
     a value of its own (so objects show as objects, not as "[object Object]")."""
     parts = []
-    for index, piece in enumerate(re.split(r"\{([^{}]+)\}", template)):
+    for index, piece in enumerate(log_pieces(template)):
         if index % 2:
-            parts.append(f"({piece})")
+            parts.append(f"({place(piece)})")
         elif piece.strip():
             parts.append(json.dumps(piece.strip()))
     return ", ".join(parts) or '""'
+
+
+def log_pieces(template: str) -> list[str]:
+    """A logpoint message cut into text and expressions: the expressions at odd indexes."""
+    return re.split(r"\{([^{}]+)\}", template)
+
+
+def user_expressions(spec: BreakpointSpec) -> list[str]:
+    """The expressions of the user's a breakpoint runs: its condition and its message's."""
+    found = [spec.condition] if spec.condition is not None else []
+    if spec.log_message is not None:
+        found += log_pieces(spec.log_message)[1::2]
+    return found
 
 
 def suffix_regex(name: str) -> str:
@@ -69,6 +94,20 @@ def no_code_error(spec: BreakpointSpec, entries: list[SourceEntry]) -> ArgumentE
     return StateError(
         f"No code on line {spec.line} of {entry.name} or after it in the loaded scripts.",
         suggestion="Pick a line with code: {tool:debugger_read_source} shows the file.",
+    )
+
+
+def unmapped_names_error(spec: BreakpointSpec, file: str, names: list[str]) -> ArgumentError:
+    """A condition or message names variables of the original file that the bundle's map
+    places nowhere: nothing is left by them where the breakpoint runs."""
+    field = "condition" if spec.condition is not None and any(n in spec.condition for n in names) else "log_message"
+    listed = ", ".join(names)
+    return ArgumentError(
+        f"{listed}: {file} has {'this name' if len(names) == 1 else 'these names'}, but its source map places "
+        "none of them in the running script, so the breakpoint cannot read them (inlined or removed by the build).",
+        problems=[FieldProblem(field, "names the running script has", listed)],
+        suggestion="Use other variables, or set the breakpoint and read them with "
+        "{tool:debugger_evaluate_on_call_frame} when it pauses.",
     )
 
 

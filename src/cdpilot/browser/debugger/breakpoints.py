@@ -34,15 +34,25 @@ from cdpilot.browser.debugger.breakpoint_requests import (
     no_code_error,
     same_place,
     suffix_regex,
+    unmapped_names_error,
     url_ends_with,
+    user_expressions,
 )
-from cdpilot.browser.debugger.debugger_facts import BindKind, Breakpoint, BreakpointSpec, DebugConfig, Location
+from cdpilot.browser.debugger.condition_names import BreakpointSite, placed
+from cdpilot.browser.debugger.debugger_facts import (
+    BindKind,
+    Breakpoint,
+    BreakpointSpec,
+    DebugConfig,
+    Location,
+    short_script_name,
+)
 from cdpilot.browser.debugger.mapped_scripts import MappedScript, MappedScripts
 from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.sourcemaps.map_urls import is_absolute_url
 from cdpilot.browser.sourcemaps.sourcemap_facts import GeneratedLookup, GeneratedPosition, SourceEntry
 from cdpilot.cdp import CdpEvent, CdpSession
-from cdpilot.errors import CdpCommandError, StateError
+from cdpilot.errors import ArgumentError, CdpCommandError, StateError
 
 INSTRUMENTATION = "beforeScriptWithSourceMapExecution"
 
@@ -129,8 +139,12 @@ class LiveBreakpoints:
         ]
         if targets:
             live = Breakpoint(spec, (), "original")
-            for script, entry in targets:
-                live = await self._bind_original(live, script, entry)
+            try:
+                for script, entry in targets:
+                    live = await self._bind_original(live, script, entry, refuse_unmapped=True)
+            except ArgumentError:
+                await self._remove_from_browser(live.cdp_ids)
+                raise
             if not live.cdp_ids:
                 raise no_code_error(spec, [entry for _, entry in targets])
             return live
@@ -152,12 +166,20 @@ class LiveBreakpoints:
         for live in named:
             for entry in source_map.find_sources(str(live.spec.url)):
                 current = self._live.get(live.spec.id, live)
-                if current.kind == "suffix":  # it named no original file when set; now one exists
-                    current = replace(current, kind="original", sources=())
+                if current.kind == "suffix":
+                    # It named no original file when set; now one exists. The URL it was set by
+                    # also matches this script (Vite serves src/cart.ts compiled at that URL),
+                    # whose lines are generated ones: that binding goes, or it would stop twice.
+                    await self._remove_from_browser(current.cdp_ids)
+                    current = replace(current, kind="original", cdp_ids=(), resolved=(), sources=())
                 self._live[live.spec.id] = await self._bind_original(current, script, entry)
 
-    async def _bind_original(self, live: Breakpoint, script: MappedScript, entry: SourceEntry) -> Breakpoint:
-        """`live` also bound at every generated place of its line in `script`."""
+    async def _bind_original(
+        self, live: Breakpoint, script: MappedScript, entry: SourceEntry, *, refuse_unmapped: bool = False
+    ) -> Breakpoint:
+        """`live` also bound at its line's places in `script`, its condition and message in the
+        script's names. A name they use that the map cannot place is refused while the call
+        that sets it can still say so (`refuse_unmapped`), and noted when a later script binds."""
         spec = live.spec
         column = spec.column - 1 if spec.column is not None else None
         lookup = script.source_map.generated_positions(entry, spec.line - 1, column)
@@ -168,6 +190,8 @@ class LiveBreakpoints:
         if lookup.moved:
             note = f"no code on line {spec.line} of {entry.name}; bound on line {lookup.line + 1}"
             notes = notes if note in notes else (*notes, note)
+        condition, condition_notes = await self._placed_condition(spec, script, entry, lookup.line, refuse_unmapped)
+        notes += tuple(note for note in condition_notes if note not in notes)
         ids, resolved = list(live.cdp_ids), list(live.resolved)
         places = []
         for run in lookup.runs:
@@ -177,8 +201,8 @@ class LiveBreakpoints:
                 places += await self._break_locations(script.script_id, run)
         for line, column_number in places:
             params: dict[str, Any] = {"url": script.url, "lineNumber": line, "columnNumber": column_number}
-            if cdp_condition(spec) is not None:
-                params["condition"] = cdp_condition(spec)
+            if condition is not None:
+                params["condition"] = condition
             try:
                 reply = await self._require_session().send("Debugger.setBreakpointByUrl", params)
             except CdpCommandError as exc:
@@ -188,6 +212,34 @@ class LiveBreakpoints:
             ids.append(str(reply["breakpointId"]))
             resolved += [self._scripts.location(raw) for raw in reply.get("locations", [])]
         return replace(live, cdp_ids=tuple(ids), resolved=tuple(resolved), sources=sources, notes=notes)
+
+    async def _placed_condition(
+        self, spec: BreakpointSpec, script: MappedScript, entry: SourceEntry, line: int, refuse_unmapped: bool
+    ) -> tuple[str | None, tuple[str, ...]]:
+        """The breakpoint's condition as `script` runs it (see `condition_names`), and notes on
+        what was renamed or could not be."""
+        expressions = user_expressions(spec)
+        text = await self._maps.source_text(entry) if expressions else None
+        if text is None:
+            return cdp_condition(spec), ()
+        lines = await self._scripts.lines_of(script.script_id)
+        site = BreakpointSite(script.source_map, entry, text, line, lines)
+        found = {expression: placed(site, expression) for expression in expressions}
+        unmapped = list(dict.fromkeys(name for each in found.values() for name in each.unmapped))
+        if unmapped and refuse_unmapped:
+            raise unmapped_names_error(spec, entry.name, unmapped)
+        notes = [
+            f"{each.expression.written} runs as {each.expression.evaluated} in {short_script_name(script.url)}"
+            for each in found.values()
+            if each.expression.renamed
+        ]
+        if unmapped:
+            notes.append(f"{', '.join(unmapped)}: no place in {short_script_name(script.url)}; not defined there")
+        return cdp_condition(spec, lambda expression: found[expression].expression.evaluated), tuple(notes)
+
+    async def _remove_from_browser(self, cdp_ids: tuple[str, ...]) -> None:
+        for cdp_id in cdp_ids:
+            await self._require_session().send("Debugger.removeBreakpoint", {"breakpointId": cdp_id})
 
     async def _first_stop(
         self, script: MappedScript, run: tuple[GeneratedPosition, ...], lookup: GeneratedLookup

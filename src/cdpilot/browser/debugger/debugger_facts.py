@@ -201,6 +201,7 @@ class Breakpoint:
     resolved: tuple[Location, ...] = ()  # one per bound place; grows as matching scripts load
     sources: tuple[str, ...] = ()  # original: the files it binds in; suffix: the scripts it matches
     notes: tuple[str, ...] = ()  # e.g. no code on the asked line, the next one used
+    failure: str | None = None  # what its condition or message last threw (it then counts as false)
 
 
 @dataclass

@@ -268,8 +268,10 @@ class MappedScripts:
         place = location.original
         source_map = await self.map_for(location.script_id) if place is not None else None
         entry = _entry(source_map, place.url) if source_map is not None and place is not None else None
-        if entry is None:
-            return None
+        return await self.source_text(entry) if entry is not None else None
+
+    async def source_text(self, entry: SourceEntry) -> str | None:
+        """An original source's text: the map's sourcesContent, else fetched by its URL."""
         return entry.content if entry.content is not None else await self._fetched_source(entry.url)
 
     async def _fetched_source(self, url: str) -> str | None:

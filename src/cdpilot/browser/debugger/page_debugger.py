@@ -9,7 +9,10 @@ again. Lines and columns are 1-based here and in every answer (CDP's are 0-based
 
 from __future__ import annotations
 
-from cdpilot.browser.debugger.breakpoint_requests import matching_names
+import json
+from dataclasses import replace
+
+from cdpilot.browser.debugger.breakpoint_requests import CONDITION_ERRORS, matching_names
 from cdpilot.browser.debugger.breakpoints import LiveBreakpoints
 from cdpilot.browser.debugger.debugger_facts import (
     Breakpoint,
@@ -37,7 +40,7 @@ from cdpilot.browser.debugger.source_files import SourceFiles
 from cdpilot.browser.debugger.triggers import TriggerBreakpoints
 from cdpilot.browser.own_scripts import OWN_SCRIPT_PATTERN
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
-from cdpilot.errors import DebuggerDisabledError, StateError
+from cdpilot.errors import CdpCommandError, CdpTimeoutError, DebuggerDisabledError, StateError
 
 MAX_EXTRA_STEPS = 20  # steps taken on our own to reach the next original line, at most
 # How many async boundaries a pause reports, as DevTools asks. The answers show a few; the
@@ -191,11 +194,29 @@ class PageDebugger:
         """The live breakpoints in the order they were set, line breakpoints' places in
         original coordinates where mapped."""
         self.require_enabled()
+        failures = await self._condition_failures()
         found: list[Breakpoint | Trigger] = [
-            await self._breakpoints.described(live) for live in self._breakpoints.listed()
+            replace(await self._breakpoints.described(live), failure=failures.get(live.spec.id))
+            for live in self._breakpoints.listed()
         ]
         found += self._triggers.listed()
         return sorted(found, key=lambda b: int(b.spec.id.removeprefix("bp")))
+
+    async def _condition_failures(self) -> dict[str, str]:
+        """What each breakpoint's condition last threw in the page (kept there by the
+        condition itself, see `cdp_condition`); not read while paused, when the page runs
+        nothing."""
+        if self.paused is not None:
+            return {}
+        expression = f"globalThis[Symbol.for({json.dumps(CONDITION_ERRORS)})] ?? {{}}"
+        try:
+            reply = await self._require_session().send(
+                "Runtime.evaluate", {"expression": expression, "returnByValue": True, "silent": True}, timeout_s=2
+            )
+        except (CdpCommandError, CdpTimeoutError):
+            return {}
+        value = reply.get("result", {}).get("value")
+        return {str(key): str(error) for key, error in value.items()} if isinstance(value, dict) else {}
 
     async def same_name(self, name: str) -> list[str]:
         """Loaded scripts and original sources with the file name of `name`: what a breakpoint
