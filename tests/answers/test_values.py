@@ -7,7 +7,13 @@ import json
 
 import pytest
 
-from cdpilot.answers.values import evaluation_answer, saved_text, saved_value_answer, value_text
+from cdpilot.answers.values import (
+    evaluation_answer,
+    saved_text,
+    saved_value_answer,
+    stopped_page_script_answer,
+    value_text,
+)
 from cdpilot.browser.value_facts import (
     Accessor,
     ArrayValue,
@@ -155,3 +161,11 @@ def test_a_saved_value_that_the_read_cut_says_so() -> None:
         "in one call, so the file is cut where marked (…[+N more]); save its parts with narrower expressions.\n"
         "It starts: [1,…[+299999 more]]"
     )
+
+
+def test_a_value_got_by_stopping_the_page_script_says_that_first() -> None:
+    assert stopped_page_script_answer(1.04, "2") == (
+        "The page was busy: its own script had been running for at least 1 s, so cdpilot stopped that script to "
+        "run the expression. The page did not finish that work; {tool:reload} starts it afresh.\n2"
+    )
+    assert "at least 0.3 s," in stopped_page_script_answer(0.3, "2")

@@ -84,6 +84,16 @@ def evaluation_answer(value: Value, *, max_chars: int) -> str:
     return clip(text, max_chars - len(tail)) + tail
 
 
+def stopped_page_script_answer(seconds: float, answer: str) -> str:
+    """An answer got only by stopping the page's own script, which held the page for `seconds`
+    (at least): that comes first, since the page did not finish what it was doing."""
+    return (
+        f"The page was busy: its own script had been running for at least {round(seconds, 1):g} s, so cdpilot "
+        "stopped that script to run the expression. The page did not finish that work; {tool:reload} starts it "
+        f"afresh.\n{answer}"
+    )
+
+
 def _what(value: Value) -> str:
     """The value in a few words, with the size that tells how much there is: `an array of 5000 items`."""
     if isinstance(value, ArrayValue):

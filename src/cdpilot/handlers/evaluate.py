@@ -4,12 +4,13 @@ evaluations give: the page's and the paused frame's (`debugger_evaluate_on_call_
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from cdpilot_generated.models import EvaluateJsArgs
 
 from cdpilot.answers.pages import paused_evaluation_answer
 from cdpilot.answers.pause_bundle import pause_bundle_lines
-from cdpilot.answers.values import evaluation_answer, saved_text, saved_value_answer
+from cdpilot.answers.values import evaluation_answer, saved_text, saved_value_answer, stopped_page_script_answer
 from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
 from cdpilot.browser.page.evaluation import evaluate
@@ -19,6 +20,7 @@ from cdpilot.handlers.common import browser, wants_context
 from cdpilot.output_files import check_output_path, write_output
 
 NOTES_ROOM = 300  # of the answer limit, kept for what the registry puts above an answer (a launch note)
+STOPPED_ROOM = 250  # of the answer limit, kept for saying that the page's own script was stopped
 
 
 def read_limits(save_to: str | None) -> ReadLimits:
@@ -30,14 +32,22 @@ def read_limits(save_to: str | None) -> ReadLimits:
     return SAVED_LIMITS
 
 
-async def value_result(value: Value, save_to: str | None, ctx: ToolContext) -> ToolResult:
-    """The answer for an evaluated value; with `save_to`, after writing the whole value there."""
-    max_chars = ctx.settings.max_answer_chars - NOTES_ROOM
+async def value_result(
+    value: Value, save_to: str | None, ctx: ToolContext, *, stopped_page_s: float | None = None
+) -> ToolResult:
+    """The answer for an evaluated value; with `save_to`, after writing the whole value there.
+    `stopped_page_s`: the page's own script was stopped, after running that long, for the value."""
+    max_chars = ctx.settings.max_answer_chars - NOTES_ROOM - (0 if stopped_page_s is None else STOPPED_ROOM)
+    files: tuple[Path, ...] = ()
     if save_to is None:
-        return ToolResult(evaluation_answer(value, max_chars=max_chars))
-    data = saved_text(value).encode()
-    path = await asyncio.to_thread(write_output, ctx.settings.output_dir, save_to, data, field="save_to")
-    return ToolResult(saved_value_answer(value, str(path), max_chars=max_chars), files=(path,))
+        text = evaluation_answer(value, max_chars=max_chars)
+    else:
+        data = saved_text(value).encode()
+        path = await asyncio.to_thread(write_output, ctx.settings.output_dir, save_to, data, field="save_to")
+        text, files = saved_value_answer(value, str(path), max_chars=max_chars), (path,)
+    if stopped_page_s is not None:
+        text = stopped_page_script_answer(stopped_page_s, text)
+    return ToolResult(text, files=files)
 
 
 async def evaluate_js(args: EvaluateJsArgs, ctx: ToolContext) -> ToolResult:
@@ -45,11 +55,11 @@ async def evaluate_js(args: EvaluateJsArgs, ctx: ToolContext) -> ToolResult:
     conn = await browser(ctx, args.connection_id)
     mark = conn.features.console.mark()
     try:
-        value = await evaluate(
+        evaluated = await evaluate(
             conn, args.expression, await_promise=args.await_promise, timeout_ms=args.timeout_ms, limits=limits
         )
     except ExecutionPausedError as exc:  # the expression ran into a breakpoint: that is the news
         snapshot = await take_pause_snapshot(conn, exc.pause, full=wants_context(None, ctx), console_mark=mark)
         lines = pause_bundle_lines(snapshot)
         return ToolResult(paused_evaluation_answer(lines))
-    return await value_result(value, args.save_to, ctx)
+    return await value_result(evaluated.value, args.save_to, ctx, stopped_page_s=evaluated.stopped_page_script_after_s)

@@ -5,7 +5,12 @@ value reads the same wherever it was evaluated.
 
 Time: the expression's own run gets the whole deadline, and when it passes the expression is
 stopped (``Runtime.terminateExecution``), so a busy loop cannot hold the page, and every later
-call to it, hostage. A promise the expression returns is then awaited (``Runtime.awaitPromise``)
+call to it, hostage. That command stops whatever script runs, and that is not always the
+expression: the page runs commands that need its main thread one after another, in the order
+sent, once its own script lets go. So a no-op is sent just before the expression; while it has
+not answered, the expression has not started, and what the stop ends is the page's own script.
+The value then comes with that news (`PageEvaluation`): the page was busy, and its work was cut
+short to answer. A promise the expression returns is then awaited (``Runtime.awaitPromise``)
 until the same deadline. A promise cannot be stopped from outside: when it has not settled in
 time, the error says that the work it started may still go on in the page. While either waits,
 a client that asked for progress hears every few seconds how long it has waited.
@@ -15,10 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from dataclasses import dataclass
 from typing import Any
 
 from cdpilot import progress
-from cdpilot.browser.debugger.debugger_facts import Frame
+from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError, Frame
+from cdpilot.browser.own_scripts import own_expression
+from cdpilot.browser.page.dialogs import DialogOpenError
+from cdpilot.browser.page.page_facts import PageEvaluation
 from cdpilot.browser.remote_values import render_remote
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.value_facts import ReadLimits, Value
@@ -31,25 +40,30 @@ STOP_GRACE_S = 2.0  # how long a stopped expression has to answer that it stoppe
 MAX_TIMEOUT_MS = 120_000  # the most timeout_ms the evaluate schemas accept
 THROWN_CHARS = 1000
 THROWN_STACK_LINES = 3
+# Answered once the page's main thread serves the commands sent after it (see the module docstring);
+# marked as ours, so a pause requested meanwhile is not taken in it.
+READY_PROBE = {"expression": own_expression("0"), "silent": True}
 
 
 async def evaluate(
     conn: BrowserConnection, expression: str, *, await_promise: bool, timeout_ms: int, limits: ReadLimits
-) -> Value:
-    """The value of `expression` in the page, awaited when it is a promise and `await_promise`."""
+) -> PageEvaluation:
+    """The value of `expression` in the page, awaited when it is a promise and `await_promise`;
+    with how long the page's own script had run when it had to be stopped for the expression to run."""
     deadline = asyncio.get_running_loop().time() + timeout_ms / 1000
     group = new_object_group()
     params = {"expression": expression, "generatePreview": True, "userGesture": True, "objectGroup": group}
-    reply = await _run(conn, "Runtime.evaluate", params, deadline, timeout_ms)
+    ran = await _run(conn, "Runtime.evaluate", params, deadline, timeout_ms)
+    reply = ran.reply
     try:
-        _raise_if_thrown(reply, "The expression threw")
+        _raise_if_thrown(reply, "The expression threw", stopped_page_s=ran.stopped_page_s)
         remote = reply["result"]
         # A paused page runs no microtasks, so no promise can settle there (and awaiting one never ends).
         if await_promise and remote.get("subtype") == "promise" and conn.features.debugger.paused is None:
             reply = await _settle(conn, remote["objectId"], deadline, timeout_ms)
-            _raise_if_thrown(reply, "The promise it returned was rejected with")
+            _raise_if_thrown(reply, "The promise it returned was rejected with", stopped_page_s=ran.stopped_page_s)
             remote = reply["result"]
-        return await read_value(conn.page, remote, limits)
+        return PageEvaluation(await read_value(conn.page, remote, limits), ran.stopped_page_s)
     finally:
         await _release(conn, group)
 
@@ -66,7 +80,7 @@ async def evaluate_on_frame(
         "generatePreview": True,
         "objectGroup": group,
     }
-    reply = await _run(conn, "Debugger.evaluateOnCallFrame", params, deadline, timeout_ms)
+    reply = (await _run(conn, "Debugger.evaluateOnCallFrame", params, deadline, timeout_ms)).reply
     try:
         _raise_if_thrown(reply, "The expression threw", hint="it sees the frame's variables as they are now")
         return await read_value(conn.page, reply["result"], limits)
@@ -106,26 +120,55 @@ def thrown_text(details: dict[str, Any]) -> str:
 
 
 def _raise_if_thrown(
-    reply: dict[str, Any], what: str, *, hint: str = "it runs in the page as written (wrap statements in an IIFE)"
+    reply: dict[str, Any],
+    what: str,
+    *,
+    hint: str = "it runs in the page as written (wrap statements in an IIFE)",
+    stopped_page_s: float | None = None,
 ) -> None:
     details = reply.get("exceptionDetails")
     if details is not None:
-        raise ExecutionError(f"{what}: {thrown_text(details)}", suggestion=f"Fix the expression; {hint}.")
+        busy = "" if stopped_page_s is None else f"\n{stopped_page_script_text(stopped_page_s)}"
+        raise ExecutionError(f"{what}: {thrown_text(details)}{busy}", suggestion=f"Fix the expression; {hint}.")
 
 
-async def _run(
-    conn: BrowserConnection, method: str, params: dict[str, Any], deadline: float, timeout_ms: int
-) -> dict[str, Any]:
-    """Run the expression until `deadline`; past it, stop it so the page is free again."""
-    command = conn.page.send(method, params, timeout_s=timeout_ms / 1000 + STOP_GRACE_S + 1)
+def stopped_page_script_text(seconds: float) -> str:
+    """For an error: what stopping the page's own script to run an expression means for the page
+    (a value answers with `answers.values.stopped_page_script_answer`)."""
+    return (
+        f"The page was busy: its own script had been running for at least {round(seconds, 1):g} s, so cdpilot "
+        "stopped that script to run the expression. The page did not finish that work; {tool:reload} starts it afresh."
+    )
+
+
+@dataclass(frozen=True)
+class _Ran:
+    reply: dict[str, Any]
+    stopped_page_s: float | None = None  # the page's own script, stopped after running this long
+
+
+async def _run(conn: BrowserConnection, method: str, params: dict[str, Any], deadline: float, timeout_ms: int) -> _Ran:
+    """Run the expression until `deadline`; past it, stop what runs so the page is free again: the
+    expression, or the page's own script that kept it from starting (see the module docstring)."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    budget_s = timeout_ms / 1000 + 2 * STOP_GRACE_S + 1
+    # Sent first, so answered first: until it is, the expression has not started.
+    ready = asyncio.ensure_future(conn.page.send("Runtime.evaluate", READY_PROBE, timeout_s=budget_s))
+    command = conn.page.send(method, params, timeout_s=budget_s)
     task = asyncio.ensure_future(conn.features.unless_blocked(command))
     try:
-        return await _waited(task, deadline, timeout_ms, "Running the expression")
-    except TimeoutError:
-        pass
-    stopped, reply = await _stop(conn, task)
+        try:
+            return _Ran(await _waited(task, deadline, timeout_ms, "Running the expression"))
+        except TimeoutError:
+            pass
+        if not ready.done():
+            return await _stop_page_script(conn, task, loop.time() - started)
+        stopped, reply = await _stop(conn, task)
+    finally:
+        conn.features.finish_later(ready)  # its answer, if still to come, says nothing any more
     if reply is not None:  # it finished as the deadline passed
-        return reply
+        return _Ran(reply)
     outcome = (
         "so it was stopped; the page is free again."
         if stopped
@@ -134,6 +177,28 @@ async def _run(
     raise CdpTimeoutError(
         f"The expression did not finish within {timeout_ms} ms, {outcome}",
         suggestion=_more_time(timeout_ms, "Make the expression do less"),
+    )
+
+
+async def _stop_page_script(conn: BrowserConnection, task: asyncio.Future[dict[str, Any]], busy_s: float) -> _Ran:
+    """The page's own script held the page past the deadline, the expression waiting behind it:
+    stop that script, and give the expression, which runs next, the grace to answer."""
+    with contextlib.suppress(CdpilotError):  # it ended by itself meanwhile: the expression is on its way
+        await conn.page.send("Runtime.terminateExecution", timeout_s=STOP_GRACE_S)
+    done, _ = await asyncio.wait({task}, timeout=STOP_GRACE_S)
+    if done and not task.cancelled():
+        failure = task.exception()
+        if failure is None:
+            return _Ran(task.result(), busy_s)
+        if isinstance(failure, ExecutionPausedError | DialogOpenError):  # the expression's own news
+            raise failure
+    stopped = True if done else (await _stop(conn, task))[0]  # the expression itself runs on: stop it too
+    outcome = (
+        "the page is free again." if stopped else "the page has not confirmed that it stopped: it may still be busy."
+    )
+    raise CdpTimeoutError(
+        f"{stopped_page_script_text(busy_s)} The expression was then stopped too before it answered; {outcome}",
+        suggestion="Make the expression do less, and look at what keeps the page busy (a loop in its own code).",
     )
 
 

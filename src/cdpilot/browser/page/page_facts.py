@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cdpilot.browser.debugger.debugger_facts import Pause
+from cdpilot.browser.value_facts import Value
 from cdpilot.text import clip
 
 DIALOG_PREVIEW_CHARS = 200
@@ -134,6 +135,15 @@ class LoadProgress:
     dom_ready: bool  # DOMContentLoaded fired: the document is parsed, and queries and actions work
     pending: tuple[str, ...]  # URLs of the requests still open, the first few
     pending_total: int
+
+
+@dataclass(frozen=True)
+class PageEvaluation:
+    """An expression's value in the page, and, when the page was busy in its own script until the
+    deadline, how long that script had run before cdpilot stopped it so the expression could run."""
+
+    value: Value
+    stopped_page_script_after_s: float | None = None
 
 
 @dataclass(frozen=True)
