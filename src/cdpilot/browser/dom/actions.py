@@ -31,6 +31,9 @@ from cdpilot.text import clip, one_line
 BUTTON_BITS = {"left": 1, "right": 2, "middle": 4}
 DEFAULT_TIMEOUT_MS = 5000
 MAX_OPTIONS_LISTED = 10
+# Said, before the element is looked for, when the page is paused: it would neither get the
+# events nor finish making its elements (a pause in its first render leaves them missing).
+NEEDS_RUNNING = "{doing} needs the page running."
 
 
 async def click(
@@ -43,6 +46,7 @@ async def click(
     timeout_ms: int,
     with_context: bool = False,
 ) -> ActionReport:
+    conn.features.raise_if_blocked(NEEDS_RUNNING.format(doing="A click"))
     element = await resolve_element(conn, selector, index)
     x, y = await actionable_point(conn, element, timeout_ms, need_enabled=True)
     downloads = button == "left" and bool(await call_script(conn, element, "download_link"))
@@ -80,6 +84,7 @@ async def click(
 async def hover(
     conn: BrowserConnection, selector: str, index: int, *, timeout_ms: int, with_context: bool = False
 ) -> ActionReport:
+    conn.features.raise_if_blocked(NEEDS_RUNNING.format(doing="Hovering"))
     element = await resolve_element(conn, selector, index)
     x, y = await actionable_point(conn, element, timeout_ms, need_enabled=False)
     effects = await perform(
@@ -103,6 +108,7 @@ async def fill(
 
     The change event is dispatched rather than caused by a blur: blurring would close the
     suggestion list of an autocomplete field the caller is about to pick from."""
+    conn.features.raise_if_blocked(NEEDS_RUNNING.format(doing="Typing"))
     element = await resolve_element(conn, selector, index)
     kind = await call_script(conn, element, "input_kind")
     if kind not in ("text", "password", "value", "contenteditable"):
@@ -139,6 +145,7 @@ async def press(
     conn: BrowserConnection, keypress: KeyPress, selector: str | None, index: int, *, with_context: bool = False
 ) -> ActionReport:
     """Press `keypress` (from `keys.parse_key`) in the element, or wherever the focus is."""
+    conn.features.raise_if_blocked(NEEDS_RUNNING.format(doing="A key press"))
     element = None
     if selector is not None:
         element = await resolve_element(conn, selector, index)
@@ -176,6 +183,7 @@ async def select(
 ) -> ActionReport:
     """Choose one option of a <select> by value or by its visible label (one of them, as
     `check_select_choice` allows); fires input and change."""
+    conn.features.raise_if_blocked(NEEDS_RUNNING.format(doing="Choosing an option"))
     element = await resolve_element(conn, selector, index)
     kind = await call_script(conn, element, "input_kind")
     if kind != "select":
@@ -205,6 +213,7 @@ async def upload(
     """Give a file input `files` (checked paths), as a user picking them would: the page gets
     its input and change events. No visibility is needed: pages often hide the input behind a
     styled button."""
+    conn.features.raise_if_blocked(NEEDS_RUNNING.format(doing="An upload"))
     element = await resolve_element(conn, selector, index)
     facts = await call_script(conn, element, "file_input")
     if not facts["fileInput"]:

@@ -65,6 +65,7 @@ async def drag(
 ) -> DragReport:
     """Drag the element onto the element `to_selector` matches, or by `offset` (as
     `check_destination` allows); what moved, and what else the drag caused."""
+    conn.features.raise_if_blocked("A drag needs the page running.")
     source = await resolve_element(conn, selector, index)
     target = await resolve_element(conn, to_selector, to_index, role="destination") if to_selector else None
     if target is not None:  # in view first, so that scrolling the source in keeps it there when both fit

@@ -62,6 +62,7 @@ async def fill_form(
     conn: BrowserConnection, fields: list[FormField], *, timeout_ms: int, with_context: bool = False
 ) -> FormReport:
     """Fill `fields` in order, each on its own (see the module docstring); every field's outcome."""
+    conn.features.raise_if_blocked("Filling a form needs the page running.")
     outcomes: list[FieldOutcome] = []
 
     async def events() -> None:

@@ -41,6 +41,7 @@ from cdpilot.browser.frames.frame_waits import wait_round
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import ArgumentError, CdpCommandError, CdpTimeoutError, FieldProblem, StateError
+from cdpilot.text import plural
 
 
 @dataclass(frozen=True)
@@ -96,15 +97,15 @@ async def resolve_element(conn: BrowserConnection, selector: str, index: int, *,
     found = await _resolve_in(conn, conn.page, selector, index)
     if not found.slots:
         page = FrameCount(conn.page, "", (), found.count, ())
-        return _handle(found, page, index, page, role)
+        return _handle(conn, found, page, index, page, role)
     tree = await count_tree(conn, selector, (found.count, found.slots))
     spot = tree.locate(index)
     if spot is None or spot[0] is not tree or spot[1] != index:  # not the element the page's resolve found
         await found.release()
         if spot is None:
-            _none_at(index, tree, role)
+            _none_at(conn, index, tree, role)
         found = await _resolve_in(conn, spot[0].session, selector, spot[1])
-    return _handle(found, spot[0], index, tree, role)
+    return _handle(conn, found, spot[0], index, tree, role)
 
 
 @dataclass(frozen=True)
@@ -146,10 +147,12 @@ async def _resolve_in(conn: BrowserConnection, session: CdpSession, selector: st
     )
 
 
-def _handle(found: _Resolved, frame: FrameCount, index: int, tree: FrameCount, role: str) -> ElementHandle:
+def _handle(
+    conn: BrowserConnection, found: _Resolved, frame: FrameCount, index: int, tree: FrameCount, role: str
+) -> ElementHandle:
     """The element `found` in `frame`, as match `index` of all in the page's `tree`."""
     if found.object_id is None:  # the frame's matches changed since they were counted
-        _none_at(index, tree, role)
+        _none_at(conn, index, tree, role)
     return ElementHandle(
         object_id=found.object_id,
         session=found.session,
@@ -161,10 +164,19 @@ def _handle(found: _Resolved, frame: FrameCount, index: int, tree: FrameCount, r
     )
 
 
-def _none_at(index: int, tree: FrameCount, role: str) -> NoReturn:
-    """No match at `index`: none at all, or fewer; with the cross-origin iframes left unsearched."""
+def _none_at(conn: BrowserConnection, index: int, tree: FrameCount, role: str) -> NoReturn:
+    """No match at `index`: none at all, or fewer; with the cross-origin iframes left unsearched.
+    On a paused page, the pause: what its script has not made yet is not missing."""
     which = f"{role} " if role else ""
     count = tree.total
+    if count == 0:
+        conn.features.raise_if_paused(
+            f"No element matches the {which}selector yet, and the page cannot add one until it runs again."
+        )
+    conn.features.raise_if_paused(
+        f"Only {plural(count, 'element')} match{'es' if count == 1 else ''} the {which}selector yet, and the page "
+        "cannot add more until it runs again."
+    )
     missed = tree.unsearched()
     unsearched = f" {unsearched_note(missed)}" if missed else ""
     if count == 0:
@@ -185,7 +197,15 @@ async def query_elements(
     (unless `include_hidden`) then by text, the first `limit` described; with names that
     resemble the selector when nothing matched."""
     tree = await query_tree(conn, (selector, limit, text_contains, include_hidden))
-    return merge_query(tree, limit)
+    findings = merge_query(tree, limit)
+    if findings.kept == 0:
+        conn.features.raise_if_paused(
+            "No element matches the selector yet, and the page cannot add one until it runs again."
+            if findings.total == 0
+            else f"None of the {plural(findings.total, 'match', 'matches')} is shown yet, and the page cannot "
+            "change that until it runs again."
+        )
+    return findings
 
 
 def check_inspect_request(description: str | None, text: str | None, attributes: dict[str, str] | None) -> None:
@@ -221,7 +241,12 @@ async def inspect_element(
         with contextlib.suppress(*FRAME_FAILURES):  # a frame gone meanwhile has nothing to suggest
             inner = await run_page_script(conn, expression, session=frame.session, timeout_s=FRAME_TIMEOUT_S)
             found.append((frame.prefix, InspectFindings.from_page(inner)))
-    return merge_inspect(found, limit)
+    findings = merge_inspect(found, limit)
+    if not findings.candidates:
+        conn.features.raise_if_paused(
+            "Nothing in the page matches that yet, and the page cannot add it until it runs again."
+        )
+    return findings
 
 
 async def wait_for(
@@ -234,6 +259,7 @@ async def wait_for(
     watcher with its document: it is started again in the new document, within what is left
     of `timeout_ms`. The request is one that `check_wait_request` allows.
     """
+    conn.features.raise_if_blocked("Waiting needs the page running: nothing in it changes while it is paused.")
     awaited = f'"{selector}" to be {state}' if selector else "any of " + ", ".join(f'"{t}"' for t in texts or ())
     loop = asyncio.get_running_loop()
     started = loop.time()

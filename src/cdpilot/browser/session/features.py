@@ -13,7 +13,10 @@ the caller gets a prompt `DialogOpenError` or `ExecutionPausedError` while the s
 command finishes in the background under its own deadline, its result ignored. A pause
 that was already in place when the operation started does not count: reading the DOM,
 evaluating and screenshots work while paused; what needs the page running checks
-`raise_if_blocked` first.
+`raise_if_blocked` first (input is refused before its element is even looked for). A read
+that finds nothing while paused is no news about the page, whose script stopped before it
+may have made what was sought: `raise_if_paused` then answers with the pause instead
+(`PausedPageError`: where it stopped, and to resume first).
 
 Each page session also intercepts file choosers, so that one never stays open unseen.
 """
@@ -27,6 +30,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError, Pause
 from cdpilot.browser.debugger.page_debugger import PageDebugger
 from cdpilot.browser.observe.child_targets import ChildTargets
 from cdpilot.browser.observe.console import ConsoleLog
@@ -36,6 +40,25 @@ from cdpilot.cdp import CdpConnection, CdpSession
 from cdpilot.errors import CdpCommandError, StateError
 
 T = TypeVar("T")
+
+RESUME_FIRST = (
+    "Resume with {tool:debugger_resume} first, then retry (or step with {tool:debugger_step_over}); "
+    "{tool:debugger_get_call_stack} shows the frames."
+)
+
+
+class PausedPageError(ExecutionPausedError):
+    """The page was already paused in the debugger when the call began, and the answer depends on
+    it running: where it stopped (the top frame, in the original source when a map says), what
+    the pause means for this call, and to resume first."""
+
+    def __init__(self, pause: Pause, consequence: str = "") -> None:
+        top = pause.top
+        name = top.original_name or top.function_name
+        where = top.location.label + (f" in {name}()" if name else "")
+        message = f"Execution is paused ({pause.reason}) at {where}." + (f" {consequence}" if consequence else "")
+        StateError.__init__(self, message, suggestion=RESUME_FIRST)
+        self.pause = pause
 
 
 @dataclass
@@ -61,10 +84,18 @@ class PageFeatures:
     async def _collect_from_child(self, child: CdpSession) -> None:
         await asyncio.gather(self.console.attach_child(child), self.network.attach_child(child))
 
-    def raise_if_blocked(self) -> None:
-        """For work that needs the page's main thread running: a StateError if it is not."""
+    def raise_if_blocked(self, consequence: str = "") -> None:
+        """For work that needs the page's main thread running: a StateError if it is not;
+        `consequence` says what a pause means for the call."""
         self.dialogs.raise_if_open()
-        self.debugger.raise_if_paused()
+        self.raise_if_paused(consequence)
+
+    def raise_if_paused(self, consequence: str = "") -> None:
+        """While the page is paused, the pause instead of an answer that depends on the page
+        running (an element not found yet): `consequence` says what the answer would have been."""
+        pause = self.debugger.paused
+        if pause is not None:
+            raise PausedPageError(pause, consequence)
 
     async def unless_blocked(self, operation: Awaitable[T], *, pause_blocks: bool = True) -> T:
         """Run `operation`; if a dialog is (or becomes) open, or execution pauses in the
