@@ -33,8 +33,8 @@ COUNT = "document.getElementById('count').textContent"
 
 
 async def load_and_add(client: ModeClient, url: str, scripts: str) -> str:
-    """Open the app, find and click #add (the count goes to 1), and list the page's scripts
-    whose names contain `scripts`."""
+    """Open the app, find and click #add (the count goes to 1) and #checkout (an uncaught error),
+    and list the page's scripts whose names contain `scripts`."""
     await client.ok("navigate", url=url + "/")
     found = await client.ok("wait_for", selector="#add")
     assert "#add" in found or "add" in found, found
@@ -42,6 +42,13 @@ async def load_and_add(client: ModeClient, url: str, scripts: str) -> str:
     assert "Add" in found, found
     await client.ok("click_element", selector="#add")
     assert await client.js(COUNT) == "1"
+    await client.ok("click_element", selector="#checkout")  # its async handler throws, uncaught
+    with anyio.fail_after(10):
+        while True:
+            logs = await client.ok("get_console_logs", filter_level="error")
+            if "checkout failed" in logs:
+                break
+            await anyio.sleep(0.05)
     return await client.ok("debugger_list_scripts", filter=scripts)
 
 

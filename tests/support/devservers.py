@@ -180,31 +180,28 @@ def dev_server(app: str, workdir: Path, timeout_s: float = START_TIMEOUT_S) -> I
         _stop(process)
 
 
-def _build(app: str, root: Path, out: Path) -> None:
+def build(app: str, workdir: Path) -> Path:
+    """The folder to serve of the app built for production from a copy in ``workdir/app``: Vite
+    (``app/dist``: minified, external maps with the sources' text, named ``src/...``), webpack
+    ``--env production`` (``app/dist``: minified ``main.js`` and ``main.js.map``), or tsc
+    (``site``: ``dist/*.js`` and ``dist/*.js.map`` without the sources' text, beside ``src/*.ts``,
+    where the maps point, and ``index.html``)."""
+    root = copy_app(app, workdir / "app")
+    out = root / "dist"
     if app == "webpack":
-        command = ["node_modules/.bin/webpack", "--env", "production", "--output-path", str(out)]
+        command = ["node_modules/.bin/webpack", "--env", "production"]
     elif app == "tsc":
+        out = workdir / "site"
         command = ["node_modules/.bin/tsc", "-p", "tsconfig.json", "--outDir", str(out / "dist")]
-        shutil.copytree(root / "src", out / "src")  # where the maps' ../src/*.ts point
+        shutil.copytree(root / "src", out / "src")
         shutil.copy2(root / "index.html", out / "index.html")
     else:
-        command = ["node_modules/.bin/vite", "build", "--configLoader", "runner", "--outDir", str(out)]
-        command += ["--emptyOutDir", "--logLevel", "warn"]
+        command = ["node_modules/.bin/vite", "build", "--configLoader", "runner", "--logLevel", "warn"]
     done = subprocess.run(
         command, cwd=root, stdin=subprocess.DEVNULL, capture_output=True, env={**os.environ, **_QUIET}, check=False
     )
     if done.returncode != 0:
         raise RuntimeError(f"{app} build failed ({done.returncode}):\n{(done.stdout + done.stderr).decode()[-3000:]}")
-
-
-def build(app: str, workdir: Path) -> Path:
-    """The app built for production from a copy in ``workdir/app`` into ``workdir/site``: Vite
-    (minified, external maps with the sources' text), webpack ``--env production`` (minified,
-    ``main.js.map``), or tsc (``dist/*.js`` and ``dist/*.js.map`` without the sources' text,
-    beside ``src/*.ts`` and ``index.html``)."""
-    out = workdir / "site"
-    out.mkdir(parents=True)
-    _build(app, copy_app(app, workdir / "app"), out)
     return out
 
 
