@@ -304,7 +304,6 @@ async def test_the_debugger_tools_that_read_or_run_a_pause_need_it_enabled(clien
         ("debugger_step_out", {}),
         ("debugger_get_call_stack", {}),
         ("debugger_evaluate_on_call_frame", {"call_frame_id": 0, "expression": "1"}),
-        ("debugger_list_scripts", {}),
         ("debugger_disable", {}),
     ]
     for tool, arguments in calls:
@@ -320,6 +319,9 @@ async def test_the_debugger_tools_that_read_or_run_a_pause_need_it_enabled(clien
         ("debugger_set_event_breakpoint", {"event_name": "click"}, "Breakpoint bp1 on event click."),
         ("debugger_set_pause_on_exceptions", {"state": "uncaught"}, "Pausing on uncaught exceptions"),
         ("debugger_pause", {"timeout_ms": 200}, "Pause requested; no script ran within 200 ms."),
+        ("debugger_list_scripts", {}, "1 script loaded, 0 with a source map"),
+        ("debugger_read_source", {"source": "app.js"}, "http://"),
+        ("debugger_search_sources", {"query": "function compute"}, '1 lines match "function compute"'),
     ],
 )
 async def test_breakpoints_and_pauses_turn_the_debugger_on_themselves(

@@ -191,10 +191,7 @@ def build(app: str, workdir: Path) -> Path:
     if app == "webpack":
         command = ["node_modules/.bin/webpack", "--env", "production"]
     elif app == "tsc":
-        out = workdir / "site"
-        command = ["node_modules/.bin/tsc", "-p", "tsconfig.json", "--outDir", str(out / "dist")]
-        shutil.copytree(root / "src", out / "src")
-        shutil.copy2(root / "index.html", out / "index.html")
+        command = ["node_modules/.bin/tsc", "-p", "tsconfig.json"]
     else:
         command = ["node_modules/.bin/vite", "build", "--configLoader", "runner", "--logLevel", "warn"]
     done = subprocess.run(
@@ -202,6 +199,11 @@ def build(app: str, workdir: Path) -> Path:
     )
     if done.returncode != 0:
         raise RuntimeError(f"{app} build failed ({done.returncode}):\n{(done.stdout + done.stderr).decode()[-3000:]}")
+    if app == "tsc":  # dist/ beside src/, as built, so the maps' ../src/*.ts resolve
+        out = workdir / "site"
+        shutil.copytree(root / "dist", out / "dist")
+        shutil.copytree(root / "src", out / "src")
+        shutil.copy2(root / "index.html", out / "index.html")
     return out
 
 

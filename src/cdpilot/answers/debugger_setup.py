@@ -20,6 +20,7 @@ from cdpilot.browser.debugger.debugger_facts import (
     Location,
     Trigger,
     TriggerSpec,
+    compiled_label,
 )
 from cdpilot.browser.debugger.source_facts import FunctionPlace
 from cdpilot.text import clip, one_line
@@ -87,18 +88,22 @@ def breakpoint_list_lines(breakpoints: Sequence[Breakpoint | Trigger]) -> list[s
     if not breakpoints:
         return ["No breakpoints. Set one with {tool:debugger_set_breakpoint}."]
     lines = [
-        f"- {trigger_text(b) if isinstance(b, Trigger) else breakpoint_text(b, every_place=True) + failure_text(b)}"
+        f"- {trigger_text(b) if isinstance(b, Trigger) else breakpoint_text(b, every_place=True) + listed_extras(b)}"
         for b in breakpoints
     ]
     return [f"{len(breakpoints)} breakpoint(s):", *lines]
 
 
-def failure_text(breakpoint_: Breakpoint) -> str:
-    """``; its condition failed: ReferenceError: …``: it then counts as false, so it never
-    pauses or logs, and the page's console never sees the error."""
-    if breakpoint_.failure is None:
-        return ""
-    return f"; its condition failed (so it counts as false): {clip(one_line(breakpoint_.failure), CONDITION_CHARS)}"
+def listed_extras(breakpoint_: Breakpoint) -> str:
+    """What the list adds to a breakpoint: its notes (the line it moved to, a module a hot
+    update replaced), and ``; its condition failed: ReferenceError: …`` (it then counts as
+    false, so it never pauses or logs, and the page's console never sees the error)."""
+    text = "".join(f"; {note}" for note in breakpoint_.notes)
+    if breakpoint_.failure is not None:
+        text += (
+            f"; its condition failed (so it counts as false): {clip(one_line(breakpoint_.failure), CONDITION_CHARS)}"
+        )
+    return text
 
 
 def trigger_text(trigger: Trigger) -> str:
@@ -153,7 +158,9 @@ def resolved_places(resolved: Sequence[Location], *, every_place: bool = False) 
 
 def _place(where: Location, names: Mapping[str, str]) -> str:
     generated = f"{clip(one_line(names[where.url]), URL_CHARS, keep='ends')}:{where.line}:{where.column}"
-    return f"{where.original.label} ({generated})" if where.original is not None else generated
+    if where.original is None:
+        return generated
+    return f"{where.original.label} ({compiled_label(where.url, generated)})"
 
 
 def _names(names: Sequence[str]) -> str:

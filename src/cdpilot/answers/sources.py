@@ -74,7 +74,10 @@ def source_lines_answer(source: SourceText, *, start_line: int, line_count: int,
             break
         body.append(line)
         size += len(line) + 1
-    lines = [f"{source.name} ({kind}), lines {start_line}–{end} of {total}:", *body]
+    head = f"{source.name} ({kind}), lines {start_line}–{end} of {total}"
+    if source.versions > 1:
+        head += f"; the current text: the page loaded {source.versions} versions of it (a hot update replaced it)"
+    lines = [head + ":", *body]
     if end < total:
         lines.append(f"More: {{param:debugger_read_source.start_line}}={end + 1}.")
     return "\n".join(lines)

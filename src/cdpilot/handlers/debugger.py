@@ -198,25 +198,27 @@ async def debugger_set_pause_on_exceptions(args: DebuggerSetPauseOnExceptionsArg
 
 async def debugger_list_scripts(args: DebuggerListScriptsArgs, ctx: ToolContext) -> ToolResult:
     conn = await browser(ctx, args.connection_id)
+    enabled = await _enabled_now(conn)
     entries = await conn.features.debugger.files.scripts()
-    return ToolResult(scripts_answer(entries, filter_text=args.filter, offset=args.offset))
+    return _lines([*enabled, scripts_answer(entries, filter_text=args.filter, offset=args.offset)])
 
 
 async def debugger_read_source(args: DebuggerReadSourceArgs, ctx: ToolContext) -> ToolResult:
     conn = await browser(ctx, args.connection_id)
+    enabled = await _enabled_now(conn)
     source = await conn.features.debugger.files.read(args.source)
-    return ToolResult(
-        source_lines_answer(
-            source, start_line=args.start_line, line_count=args.line_count, max_chars=ctx.settings.max_answer_chars
-        )
+    answer = source_lines_answer(
+        source, start_line=args.start_line, line_count=args.line_count, max_chars=ctx.settings.max_answer_chars
     )
+    return _lines([*enabled, answer])
 
 
 async def debugger_search_sources(args: DebuggerSearchSourcesArgs, ctx: ToolContext) -> ToolResult:
     pattern = search_pattern(args.query, args.regex)
     conn = await browser(ctx, args.connection_id)
+    enabled = await _enabled_now(conn)
     found = await conn.features.debugger.files.search(pattern, limit=args.limit)
-    return ToolResult(search_answer(found, query=args.query))
+    return _lines([*enabled, search_answer(found, query=args.query)])
 
 
 async def _step(
@@ -252,8 +254,9 @@ async def _enable(conn: BrowserConnection) -> bool:
 
 
 async def _enabled_now(conn: BrowserConnection) -> list[str]:
-    """Breakpoints, pauses and exception pauses need the debugger: they turn it on themselves,
-    and their answer says so in one line ([] when it was on already)."""
+    """Breakpoints, pauses, exception pauses and the page's sources need the debugger (it sees
+    the scripts load): they turn it on themselves, and their answer says so in one line ([]
+    when it was on already)."""
     if not await _enable(conn):
         return []
     return enabled_lines(True, conn.target_url, ())[:1]

@@ -5,13 +5,14 @@ a hit count (the browser has neither; both ride on the breakpoint's condition).
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Callable
 
 from cdpilot.browser.debugger.debugger_facts import BreakpointSpec
 from cdpilot.browser.sourcemaps.source_names import matches_path
-from cdpilot.browser.sourcemaps.sourcemap_facts import SourceEntry
+from cdpilot.browser.sourcemaps.sourcemap_facts import SourceEntry, split_lines
 from cdpilot.errors import ArgumentError, FieldProblem, StateError
 
 
@@ -111,6 +112,21 @@ def unmapped_names_error(spec: BreakpointSpec, file: str, names: list[str]) -> A
     )
 
 
+def no_runtime_code_error(name: str) -> StateError:
+    """A file that compiles to no code (TypeScript types and interfaces only)."""
+    return StateError(
+        f"{name} has no code that runs: it compiles to nothing (only types or interfaces), "
+        "so a breakpoint there can never pause.",
+        suggestion="Set it where the code using those types runs; {tool:debugger_search_sources} finds it.",
+    )
+
+
+def origin_of(url: str) -> str:
+    """``http://host:port`` of an http(s) URL; "" for any other."""
+    found = re.match(r"(https?://[^/?#]+)", url)
+    return found.group(1) if found else ""
+
+
 def check_script_choice(url: str | None, url_regex: str | None) -> None:
     if (url is None) == (url_regex is None):
         given = "both" if url is not None else "neither"
@@ -139,3 +155,17 @@ def matching_names(name: str, candidates: list[str]) -> list[str]:
     may have meant."""
     base = name.replace("\\", "/").rsplit("/", 1)[-1]
     return [candidate for candidate in candidates if matches_path(candidate.split("?", 1)[0], base)]
+
+
+def line_after_edit(old_text: str, new_text: str, line: int) -> tuple[int, bool]:
+    """Where 1-based `line` of `old_text` is in `new_text`, and whether it is there unchanged.
+    A changed or removed line goes to where its block is now (the edit's first line)."""
+    matcher = difflib.SequenceMatcher(None, split_lines(old_text), split_lines(new_text), autojunk=False)
+    for tag, old_start, old_end, new_start, new_end in matcher.get_opcodes():
+        if old_start <= line - 1 < old_end or (tag == "insert" and old_start == line - 1 == old_end):
+            if tag == "equal":
+                return new_start + (line - 1 - old_start) + 1, True
+            if tag == "insert":
+                continue  # lines were added before it: it is in the next block
+            return min(new_start + (line - 1 - old_start), max(new_end - 1, new_start)) + 1, False
+    return len(split_lines(new_text)), False

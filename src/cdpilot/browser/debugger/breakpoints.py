@@ -26,12 +26,16 @@ on every attach.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from cdpilot.browser.debugger.breakpoint_requests import (
     cdp_condition,
+    line_after_edit,
     no_code_error,
+    no_runtime_code_error,
+    origin_of,
     same_place,
     suffix_regex,
     unmapped_names_error,
@@ -55,22 +59,26 @@ from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import ArgumentError, CdpCommandError, StateError
 
 INSTRUMENTATION = "beforeScriptWithSourceMapExecution"
+MAX_ORIGINS_ASKED = 2  # a file of types only is looked for on the first origins the page's scripts came from
 
 
 class LiveBreakpoints:
     """Our breakpoint ids (bp1, …) and the browser's for the same breakpoints, in this session."""
 
-    def __init__(self, scripts: ScriptSources, maps: MappedScripts) -> None:
+    def __init__(self, scripts: ScriptSources, maps: MappedScripts, config: Callable[[], DebugConfig]) -> None:
         self._scripts = scripts
         self._maps = maps
+        self._config = config  # the current target's, where a breakpoint that follows an edit is kept
         self._session: CdpSession | None = None
         self._live: dict[str, Breakpoint] = {}
+        self._bound_texts: dict[tuple[str, str], str] = {}  # (our id, original URL) → the text it was bound in
         self._instrumentation_id: str | None = None
 
     def attach(self, session: CdpSession) -> None:
         """A new session has none of them yet."""
         self._session = session
         self._live.clear()
+        self._bound_texts.clear()
         self._instrumentation_id = None
 
     def listed(self) -> list[Breakpoint]:
@@ -148,9 +156,23 @@ class LiveBreakpoints:
             if not live.cdp_ids:
                 raise no_code_error(spec, [entry for _, entry in targets])
             return live
+        if await self._types_only(name):
+            raise no_runtime_code_error(name)
         live = await self._set_by_url(spec, "suffix", {"urlRegex": suffix_regex(name)})
         matching = [url for url in self._scripts.urls() if url_ends_with(url, name)]
         return replace(live, sources=tuple(matching))
+
+    async def _types_only(self, path: str) -> bool:
+        """Whether `path` (``src/types.ts``), which no loaded script or map knows, is a file
+        the page's server compiles to nothing: a TypeScript file of types only never loads
+        (imports of types are erased), so a breakpoint would wait for it forever."""
+        if not path.endswith((".ts", ".tsx", ".mts", ".cts")) or "://" in path:
+            return False
+        origins = list(dict.fromkeys(origin_of(url) for url in self._scripts.urls() if origin_of(url)))
+        for origin in origins[:MAX_ORIGINS_ASKED]:
+            if await self._maps.served_without_code(f"{origin}/{path.removeprefix('./').lstrip('/')}"):
+                return True
+        return False
 
     async def bind_new_script(self, script_id: str) -> None:
         """A script with a source map is about to run: bind the breakpoints that name one of
@@ -165,7 +187,7 @@ class LiveBreakpoints:
         script = MappedScript(script_id, info.url, source_map)
         for live in named:
             for entry in source_map.find_sources(str(live.spec.url)):
-                current = self._live.get(live.spec.id, live)
+                current = await self._followed(self._live.get(live.spec.id, live), entry)
                 if current.kind == "suffix":
                     # It named no original file when set; now one exists. The URL it was set by
                     # also matches this script (Vite serves src/cart.ts compiled at that URL),
@@ -184,6 +206,8 @@ class LiveBreakpoints:
         column = spec.column - 1 if spec.column is not None else None
         lookup = script.source_map.generated_positions(entry, spec.line - 1, column)
         sources = live.sources if entry.name in live.sources else (*live.sources, entry.name)
+        if lookup is None and refuse_unmapped and not script.source_map.mapped_lines(entry):
+            raise no_runtime_code_error(entry.name)
         if lookup is None:
             return replace(live, sources=sources)
         notes = live.notes
@@ -211,7 +235,33 @@ class LiveBreakpoints:
                 raise
             ids.append(str(reply["breakpointId"]))
             resolved += [self._scripts.location(raw) for raw in reply.get("locations", [])]
+        text = await self._maps.source_text(entry)
+        if text is not None:
+            self._bound_texts[(spec.id, entry.url)] = text
         return replace(live, cdp_ids=tuple(ids), resolved=tuple(resolved), sources=sources, notes=notes)
+
+    async def _followed(self, live: Breakpoint, entry: SourceEntry) -> Breakpoint:
+        """`live`, moved with its line when `entry`'s text is not the one it was bound in: a
+        dev server replaced the module (a hot update, or an edit before a reload). Its old
+        places are dropped (they stop in old code, or at the old line number in the new code)
+        and it binds again at the line's place in the new text, and says so."""
+        old = self._bound_texts.get((live.spec.id, entry.url))
+        new = await self._maps.source_text(entry) if old is not None else None
+        if old is None or new is None or old == new:
+            return live
+        spec = live.spec
+        line, same = line_after_edit(old, new, spec.line)
+        await self._remove_from_browser(live.cdp_ids)
+        moved = replace(spec, line=line)
+        if spec.id in self._config().breakpoints:
+            self._config().breakpoints[spec.id] = moved
+        if line == spec.line and same:
+            note = f"{entry.name} was replaced by a hot update; bound in the new version"
+        elif same:
+            note = f"{entry.name} was replaced by a hot update; its line {spec.line} is line {line} now"
+        else:
+            note = f"{entry.name} was replaced by a hot update that changed line {spec.line}; bound on line {line}"
+        return replace(live, spec=moved, cdp_ids=(), resolved=(), notes=(note,))
 
     async def _placed_condition(
         self, spec: BreakpointSpec, script: MappedScript, entry: SourceEntry, line: int, refuse_unmapped: bool

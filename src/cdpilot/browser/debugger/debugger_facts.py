@@ -44,7 +44,9 @@ class Location:
         """The original place with the generated one beside it, or the generated place alone."""
         if self.original is None:
             return self.generated_label
-        return f"{self.original.label} ({short_script_name(self.url)}:{self.line}:{self.column})"
+        return (
+            f"{self.original.label} ({compiled_label(self.url, short_script_name(self.url))}:{self.line}:{self.column})"
+        )
 
 
 @dataclass(frozen=True)
@@ -231,6 +233,18 @@ def short_script_name(url: str) -> str:
     if "://" in without_query:
         without_query = without_query.split("://", 1)[1].partition("/")[2]
     return without_query or url or "(anonymous script)"
+
+
+COMPILED_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".jsx", ".vue", ".svelte")
+
+
+def compiled_label(url: str, name: str) -> str:
+    """`name` (of the script at `url`) as the generated side of a mapped place. A dev server
+    serves a module compiled at its source's own path (Vite's ``/src/cart.ts``, webpack's
+    ``webpack-internal:///./src/cart.ts``): such a script is called compiled, or its generated
+    place would read like the original one."""
+    compiled = url.startswith("webpack-internal:") or short_script_name(url).endswith(COMPILED_SUFFIXES)
+    return f"compiled {name}" if compiled else name
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import re
 from dataclasses import dataclass, replace
 
 from cdpilot import progress
 from cdpilot.browser.debugger.debugger_facts import AsyncFrame, Frame, Location, Pause
 from cdpilot.browser.debugger.script_sources import ScriptSources
+from cdpilot.browser.js_tokens import js_tokens
 from cdpilot.browser.observe.console_facts import ConsoleEntry, StackFrame
 from cdpilot.browser.sourcemaps.map_cache import SourceMapCache
 from cdpilot.browser.sourcemaps.map_parsing import parse_source_map
@@ -40,6 +42,7 @@ MAX_MAP_BYTES = 64 * 1024 * 1024  # a larger map is refused, naming the limit
 FETCH_TIMEOUT_S = 20.0
 READ_CHUNK = 4 * 1024 * 1024
 MAX_FETCHED_SOURCES = 64
+HOT_STAMP = re.compile(r"t=\d+")  # Vite's cache-busting timestamp of a hot-updated module
 
 
 @dataclass(frozen=True)
@@ -138,14 +141,23 @@ class MappedScripts:
             return None
 
     async def mapped(self) -> list[MappedScript]:
-        """Every loaded script whose map loads, in load order (one per URL: the newest)."""
+        """Every loaded script whose map loads, in load order: the current version of each
+        module. A module a dev server replaced (a hot update: Vite loads ``cart.ts?t=…``
+        beside the old ``cart.ts``, webpack evaluates ``webpack-internal:///./src/x.ts``
+        again) is still loaded, but its code is the old one: only the newest counts."""
         found: dict[str, MappedScript] = {}
         for script_id, info in self._scripts.items():
             source_map = await self.map_for(script_id)
             if source_map is not None:
-                found.pop(info.url, None)
-                found[info.url] = MappedScript(script_id, info.url, source_map)
+                found.pop(module_key(info.url), None)
+                found[module_key(info.url)] = MappedScript(script_id, info.url, source_map)
         return list(found.values())
+
+    def versions(self, url: str) -> int:
+        """How many versions of the module at `url` the page loaded: more than one after a
+        hot update (or a script loaded twice)."""
+        key = module_key(url)
+        return sum(1 for _, info in self._scripts.items() if module_key(info.url) == key)
 
     async def _load(self, where: SourceMapLocation) -> SourceMap:
         text = where.text if where.text is not None else await self._fetch(where.url)
@@ -274,6 +286,14 @@ class MappedScripts:
         """An original source's text: the map's sourcesContent, else fetched by its URL."""
         return entry.content if entry.content is not None else await self._fetched_source(entry.url)
 
+    async def served_without_code(self, url: str) -> bool:
+        """Whether the page's server answers `url` with a script that holds no code: what a
+        dev server serves for a TypeScript file of types only (Vite: ``export {};``)."""
+        text = await self._fetched_source(url)
+        if text is None or text.lstrip().startswith("<"):  # nothing, or the app's HTML fallback page
+            return False
+        return "".join(token.text for token in js_tokens(text)) in ("", "export{}", "export{};")
+
     async def _fetched_source(self, url: str) -> str | None:
         """An original source the map names without its text, fetched once by its URL (the
         dev servers of Vite and webpack serve them); None when it cannot be."""
@@ -294,3 +314,11 @@ class MappedScripts:
 
 def _entry(source_map: SourceMap, url: str) -> SourceEntry | None:
     return next((entry for entry in source_map.sources if entry.url == url), None)
+
+
+def module_key(url: str) -> str:
+    """A script's URL without the query a dev server adds to load a module again (Vite's
+    ``?t=<timestamp>`` and ``import`` flag): the versions of one module share it."""
+    base, _, query = url.partition("?")
+    kept = [part for part in query.split("&") if part and part != "import" and not HOT_STAMP.fullmatch(part)]
+    return base + ("?" + "&".join(kept) if kept else "")

@@ -38,7 +38,7 @@ from cdpilot.browser.debugger.run_control import RunControl
 from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.debugger.source_files import SourceFiles
 from cdpilot.browser.debugger.triggers import TriggerBreakpoints
-from cdpilot.browser.own_scripts import OWN_SCRIPT_PATTERN
+from cdpilot.browser.own_scripts import OWN_SCRIPT_PATTERN, own_expression
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError, CdpTimeoutError, DebuggerDisabledError, StateError
 
@@ -60,7 +60,7 @@ class PageDebugger:
         self.maps = MappedScripts(self.scripts)
         self.names = OriginalNames(self.scripts, self.maps)
         self.variables = FrameVariables(self.names)
-        self._breakpoints = LiveBreakpoints(self.scripts, self.maps)
+        self._breakpoints = LiveBreakpoints(self.scripts, self.maps, lambda: self.config)
         self._triggers = TriggerBreakpoints()
         self._run = RunControl(self.scripts, self.maps, self._breakpoints, self._triggers)
         self._files = SourceFiles(self.scripts, self.maps)
@@ -208,7 +208,7 @@ class PageDebugger:
         nothing."""
         if self.paused is not None:
             return {}
-        expression = f"globalThis[Symbol.for({json.dumps(CONDITION_ERRORS)})] ?? {{}}"
+        expression = own_expression(f"globalThis[Symbol.for({json.dumps(CONDITION_ERRORS)})] ?? {{}}")
         try:
             reply = await self._require_session().send(
                 "Runtime.evaluate", {"expression": expression, "returnByValue": True, "silent": True}, timeout_s=2

@@ -34,6 +34,7 @@ class SourceText:
     name: str  # as shown: an original file's project path, or a script's URL
     original: bool
     lines: tuple[str, ...]  # the whole file
+    versions: int = 1  # of the module it is read from: more than one after a dev server's hot update
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from cdpilot.browser.debugger.breakpoint_requests import url_ends_with
-from cdpilot.browser.debugger.mapped_scripts import MappedScripts
+from cdpilot.browser.debugger.mapped_scripts import MappedScript, MappedScripts
 from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.debugger.source_facts import (
     FunctionPlace,
@@ -53,16 +53,18 @@ class SourceFiles:
     async def read(self, name: str) -> SourceText:
         """The whole text of the original source or script that `name` names."""
         originals = await self._originals(name)
-        if len({entry.url for entry in originals}) > 1:
-            raise _ambiguous(name, sorted({entry.name for entry in originals}))
+        if len({entry.url for _, entry in originals}) > 1:
+            raise _ambiguous(name, sorted({entry.name for _, entry in originals}))
         if originals:
-            entry = originals[0]
-            if entry.content is None:
+            script, entry = originals[-1]
+            text = await self._maps.source_text(entry)
+            if text is None:
                 raise StateError(
-                    f"The source map names {entry.name} but carries no text of it (no sourcesContent).",
+                    f"The source map names {entry.name} but carries no text of it (no sourcesContent), "
+                    f"and {entry.url} could not be fetched.",
                     suggestion="Read the generated script instead: {tool:debugger_list_scripts} lists them.",
                 )
-            return SourceText(entry.name, True, tuple(split_lines(entry.content)))
+            return SourceText(entry.name, True, tuple(split_lines(text)), self._maps.versions(script.url))
         urls = [url for url in self._scripts.urls() if url == name or url_ends_with(url, name)]
         if len(urls) > 1:
             raise _ambiguous(name, urls)
@@ -77,8 +79,14 @@ class SourceFiles:
     async def search(self, pattern: re.Pattern[str], *, limit: int) -> SearchFindings:
         """Lines that `pattern` (from `search_pattern`) finds."""
         files = await self._files()
+        searched = {file for file, original, _ in files if original}
         without_text = sorted(
-            {entry.name for s in await self._maps.mapped() for entry in s.source_map.sources if entry.content is None}
+            {
+                entry.name
+                for s in await self._maps.mapped()
+                for entry in s.source_map.sources
+                if entry.name not in searched
+            }
         )
         hits: list[SearchHit] = []
         total = 0
@@ -117,18 +125,23 @@ class SourceFiles:
         """(name, original?, lines) of every original source with text, then every script."""
         files: list[tuple[str, bool, list[str]]] = []
         seen: set[str] = set()
-        for script in await self._maps.mapped():
+        for script in reversed(await self._maps.mapped()):  # the newest version of a file first
             for entry in _distinct(script.source_map.sources):
-                if entry.url not in seen and entry.content is not None:
+                text = await self._maps.source_text(entry) if entry.url not in seen else None
+                if text is not None:
                     seen.add(entry.url)
-                    files.append((entry.name, True, split_lines(entry.content)))
+                    files.append((entry.name, True, split_lines(text)))
+        files.reverse()  # back in load order
         newest = {info.url: script_id for script_id, info in self._scripts.items()}
         for url, script_id in newest.items():
             files.append((url, False, await self._scripts.lines_of(script_id)))
         return files
 
-    async def _originals(self, name: str) -> list[SourceEntry]:
-        return [entry for script in await self._maps.mapped() for entry in script.source_map.find_sources(name)]
+    async def _originals(self, name: str) -> list[tuple[MappedScript, SourceEntry]]:
+        """The original sources `name` names, with the script of each, in load order."""
+        return [
+            (script, entry) for script in await self._maps.mapped() for entry in script.source_map.find_sources(name)
+        ]
 
 
 def _notes_text(notes: tuple[str, ...]) -> str:

@@ -1,0 +1,158 @@
+"""The debugger on apps as they run in development, through the real server in both modes: the
+Vite dev server (React + TypeScript), webpack-dev-server with ``eval-source-map``, a minified
+webpack production build, and tsc's one map per file without the sources' text.
+
+Dev servers serve compiled modules at URLs that look like the original files (Vite's
+``/src/cart.ts``) and replace modules while the page runs (hot updates); a breakpoint must
+stop once, at the line the user named, in the code that runs now. Lines are found by their
+``// @marker`` comments in the served copy, which some tests edit.
+"""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from tests.e2e.harness import ModeClient
+from tests.support.devservers import BuiltSite, DevServer, built_site_fixture, dev_server_fixture, marker_line
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+vite_react_dev = dev_server_fixture("vite-react")
+webpack_dev = dev_server_fixture("webpack")
+webpack_build = built_site_fixture("webpack")
+tsc_build = built_site_fixture("tsc")
+
+
+@pytest.fixture
+async def vite(debugging: ModeClient, vite_react_dev: DevServer) -> ModeClient:
+    """The Vite app loaded, its cart.ts as the file says now (a test may have edited it)."""
+    await debugging.ok("navigate", url=vite_react_dev.url + "/")
+    await debugging.ok("wait_for", selector="#add")
+    return debugging
+
+
+async def listed_once(client: ModeClient, text: str, within_s: float = 20) -> str:
+    """The breakpoint list once it shows `text` (a hot update reaches the page when the dev
+    server has compiled the edit): polled, with a deadline."""
+    with anyio.fail_after(within_s):
+        while True:
+            listed = await client.ok("debugger_list_breakpoints")
+            if text in listed:
+                return listed
+            await anyio.sleep(0.1)
+
+
+def cart_line(server: DevServer, marker: str) -> int:
+    return marker_line(server.root / "src" / "cart.ts", marker)
+
+
+async def test_a_breakpoint_set_before_the_page_loads_binds_once_at_the_original_line(
+    debugging: ModeClient, vite_react_dev: DevServer
+) -> None:
+    """Vite serves cart.ts compiled at /src/cart.ts: the name matches that script's URL too,
+    whose lines are generated ones. It must bind at the original line only."""
+    client = debugging
+    line = cart_line(vite_react_dev, "cart-subtotal-loop")
+    await client.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=line)
+    await client.ok("navigate", url=vite_react_dev.url + "/")
+    listed = await client.ok("debugger_list_breakpoints")
+    assert listed.count("(compiled cart.ts:") == 1 and f"resolved in cart.ts:{line}:" in listed, listed
+    paused = await client.ok("click_element", selector="#add")
+    assert f"Paused (breakpoint bp1) at cart.ts:{line}:" in paused and "subtotal +=" in paused, paused
+    resumed = await client.ok("debugger_resume")
+    assert "ran on without pausing" in resumed, resumed  # one item: the loop body runs once
+
+
+async def test_a_line_with_calls_pauses_once_per_run(vite: ModeClient, vite_react_dev: DevServer) -> None:
+    line = cart_line(vite_react_dev, "cart-total-log")  # withTax(subtotal(items)) and console.info on one line
+    text = await vite.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=line)
+    assert text.count(f"cart.ts:{line}:") == 1, text
+    paused = await vite.ok("click_element", selector="#add")
+    assert f"at cart.ts:{line}:" in paused, paused
+    resumed = await vite.ok("debugger_resume")
+    assert "ran on without pausing" in resumed, resumed
+
+
+async def test_a_hot_update_moves_the_breakpoint_with_its_line(vite: ModeClient, vite_react_dev: DevServer) -> None:
+    """Two lines added above the loop: the breakpoint follows it into the new module, the old
+    module's binding goes, and reading the file shows the text that runs now."""
+    client = vite
+    cart = vite_react_dev.root / "src" / "cart.ts"
+    line = cart_line(vite_react_dev, "cart-subtotal-loop")
+    await client.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=line)
+    before = cart.read_text()
+    cart.write_text(
+        before.replace("export const items", "// added by the test\n// and another line\nexport const items")
+    )
+    try:
+        listed = await listed_once(client, f"bp1 at src/cart.ts:{line + 2}")
+        assert "cart.ts was replaced by a hot update" in listed, listed
+        assert listed.count("(compiled cart.ts:") == 1 and f"resolved in cart.ts:{line + 2}:" in listed, listed
+        paused = await client.ok("click_element", selector="#add")
+        assert f"at cart.ts:{line + 2}:" in paused and "subtotal +=" in paused, paused
+        assert "ran on without pausing" in await client.ok("debugger_resume")
+        read = await client.ok("debugger_read_source", source="src/cart.ts", start_line=1, line_count=20)
+        assert "// added by the test" in read and "a hot update replaced it" in read, read
+        text = await client.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=line + 3)
+        assert text.count("(compiled cart.ts:") == 1, text  # a new breakpoint binds in the new module only
+    finally:
+        cart.write_text(before)
+
+
+async def test_a_file_of_types_only_is_refused_at_once(vite: ModeClient, vite_react_dev: DevServer) -> None:
+    kind, text = await vite.error("debugger_set_breakpoint", url="src/types.ts", line_number=2)
+    assert kind == "STATE" and "src/types.ts has no code that runs" in text, text
+
+
+async def test_lines_without_code_say_where_they_bind(vite: ModeClient, vite_react_dev: DevServer) -> None:
+    blank = cart_line(vite_react_dev, "cart-add-before") + 1
+    text = await vite.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=blank)
+    assert f"no code on line {blank} of cart.ts; bound on line {blank + 1}" in text, text
+    assert f"resolved in cart.ts:{blank + 1}:" in text, text
+    field = cart_line(vite_react_dev, "cart-interface-field")
+    text = await vite.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=field)
+    bound = int(text.split("; bound on line ")[1].split(".")[0])
+    assert bound > field and f"resolved in cart.ts:{bound}:" in text, text
+
+
+async def test_webpack_dev_modules_bind_once_by_their_original_line(
+    debugging: ModeClient, webpack_dev: DevServer
+) -> None:
+    client = debugging
+    line = marker_line(webpack_dev.root / "src" / "pricing.ts", "pricing-loop")
+    await client.ok("debugger_set_breakpoint", url="src/pricing.ts", line_number=line)
+    await client.ok("navigate", url=webpack_dev.url + "/")
+    paused = await client.ok("click_element", selector="#add")
+    assert f"pricing.ts:{line}:" in paused and "amount +=" in paused, paused
+    assert "ran on without pausing" in await client.ok("debugger_resume")
+
+
+async def test_a_condition_on_the_minified_webpack_build_uses_the_original_names(
+    debugging: ModeClient, webpack_build: BuiltSite
+) -> None:
+    client = debugging
+    line = marker_line(webpack_build.root.parent / "src" / "pricing.ts", "pricing-loop")
+    await client.ok("navigate", url=webpack_build.url + "/")
+    await client.ok("get_console_logs")
+    await client.ok("debugger_set_breakpoint", url="src/pricing.ts", line_number=line, condition="index === 1")
+    assert "Paused" not in await client.ok("click_element", selector="#add")
+    paused = await client.ok("click_element", selector="#add")
+    assert f"pricing.ts:{line}:" in paused, paused
+    await client.ok("debugger_resume")
+    logs = await client.ok("get_console_logs")
+    assert "ReferenceError" not in logs, logs
+
+
+async def test_tsc_sources_without_their_text_are_read_and_searched(
+    debugging: ModeClient, tsc_build: BuiltSite
+) -> None:
+    """tsc's maps name src/util.ts without its text: it is fetched from the server, as the
+    pause display does."""
+    client = debugging
+    await client.ok("navigate", url=tsc_build.url + "/")
+    await client.ok("wait_for", selector="#add")
+    read = await client.ok("debugger_read_source", source="src/util.ts", start_line=1, line_count=12)
+    assert "export function subtotal" in read and "(original source)" in read, read
+    found = await client.ok("debugger_search_sources", query="subtotal += items")
+    assert "src/util.ts:" in found and "Not searched" not in found, found
