@@ -248,4 +248,4 @@ async def test_a_condition_naming_what_the_bundle_left_out_is_refused_naming_it(
     assert "Breakpoint bp" in logged, logged
     await client.ok("click_element", selector="#add")
     logs = await client.ok("get_console_logs")
-    assert "price 250" in logs.replace('"', ""), logs
+    assert f"price 250  @ app/src/cart.ts:{LOOP}" in logs, logs  # where the logpoint is, not its condition

@@ -154,15 +154,18 @@ class ConsoleLog:
             text = "Assertion failed: " + (text if args else "console.assert")
         frames = (params.get("stackTrace") or {}).get("callFrames") or []
         level = LEVELS.get(kind, "log")
+        # The call's place: the first frame with a URL. A logpoint logs from its breakpoint's
+        # condition, which runs as an anonymous script on top of the code it stops at.
+        place = next((frame for frame in frames if frame.get("url")), frames[0] if frames else None)
         self._record(
             "runtime",
             params.get("timestamp"),
             level,
             text,
-            url=frames[0].get("url") if frames else None,
-            line=int(frames[0].get("lineNumber", 0)) + 1 if frames else None,
+            url=place.get("url") if place else None,
+            line=int(place.get("lineNumber", 0)) + 1 if place else None,
             stack=stack_frames(frames) if level == "error" else (),
-            place=frames[0] if frames else None,
+            place=place,
         )
 
     def _on_exception(self, event: CdpEvent) -> None:
