@@ -19,6 +19,7 @@ from tests.support.devservers import BuiltSite, DevServer, built_site_fixture, d
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 vite_react_dev = dev_server_fixture("vite-react")
+vue_dev = dev_server_fixture("vue")
 webpack_dev = dev_server_fixture("webpack")
 webpack_build = built_site_fixture("webpack")
 tsc_build = built_site_fixture("tsc")
@@ -114,6 +115,22 @@ async def test_lines_without_code_say_where_they_bind(vite: ModeClient, vite_rea
     text = await vite.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=field)
     bound = int(text.split("; bound on line ")[1].split(".")[0])
     assert bound > field and f"resolved in cart.ts:{bound}:" in text, text
+
+
+async def test_a_vue_single_file_component_pauses_at_its_script_line(debugging: ModeClient, vue_dev: DevServer) -> None:
+    """Vite compiles App.vue's <script setup> into a module served at /src/App.vue: the
+    breakpoint, set before the page loads, binds once at the .vue line, its condition too."""
+    client = debugging
+    line = marker_line(vue_dev.root / "src" / "App.vue", "vue-handle-add")
+    await client.ok("debugger_set_breakpoint", url="src/App.vue", line_number=line, condition="count.value === 1")
+    await client.ok("navigate", url=vue_dev.url + "/")
+    listed = await client.ok("debugger_list_breakpoints")
+    assert listed.count("(compiled App.vue:") == 1 and f"resolved in App.vue:{line}:" in listed, listed
+    assert "Paused" not in await client.ok("click_element", selector="#add")  # count is 0
+    paused = await client.ok("click_element", selector="#add")
+    assert f"Paused (breakpoint bp1) at App.vue:{line}:" in paused and "items.value.push" in paused, paused
+    assert await client.ok("debugger_evaluate_on_call_frame", call_frame_id=0, expression="count.value") == "1"
+    assert "ran on without pausing" in await client.ok("debugger_resume")
 
 
 async def test_webpack_dev_modules_bind_once_by_their_original_line(
