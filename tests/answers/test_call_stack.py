@@ -14,6 +14,7 @@ from cdpilot.browser.debugger.debugger_facts import (
     Pause,
     Scope,
     ScopeVariables,
+    ThrownAt,
     Variable,
 )
 from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
@@ -83,7 +84,7 @@ def test_frames_and_variables_beyond_the_limits_are_counted() -> None:
         "#0 square app.js:22:18",
         "  22 | const result = x * x; // @square-body",
         "  local square: x = 3, …1 more",
-        "…1 more frames: raise {param:debugger_get_call_stack.max_frames}.",
+        "…1 more frame from #1: raise {param:debugger_get_call_stack.max_frames}.",
         "A scope lists its first variables; read others by name: {tool:debugger_evaluate_on_call_frame}.",
     ]
 
@@ -95,12 +96,12 @@ def test_a_long_source_line_is_cut_and_a_lost_one_left_out() -> None:
         (FrameDetail(frame, "x" * 150, ()),),
     )
     assert call_stack_lines(stack) == [
-        "Paused (pause requested); 1 frames (0 = top):",
+        "Paused (pause requested); 1 frame (0 = top):",
         "#0 f app.js:1:1",
         "  1 | " + "x" * 88 + "…[+62 chars]",
     ]
     lost = CallStack(stack.pause, (FrameDetail(frame, "", ()),))
-    assert call_stack_lines(lost) == ["Paused (pause requested); 1 frames (0 = top):", "#0 f app.js:1:1"]
+    assert call_stack_lines(lost) == ["Paused (pause requested); 1 frame (0 = top):", "#0 f app.js:1:1"]
 
 
 def test_a_global_scope_without_a_description_is_named_by_its_kind() -> None:
@@ -115,7 +116,7 @@ def test_a_mapped_frame_shows_the_original_place_then_the_generated_one() -> Non
     mapped = Frame(0, "total", Location("7", APP, 33, 20, cart), None, "cf0", ())
     stack = CallStack(Pause(5, "step", None, (mapped,), after_step=True), (FrameDetail(mapped, "subtotal += 1;", ()),))
     assert call_stack_lines(stack) == [
-        "Paused (step); 1 frames (0 = top):",
+        "Paused (step); 1 frame (0 = top):",
         f"#0 total src/cart.ts:20:5 ({APP}:33:20)",
         "  20 | subtotal += 1;",
     ]
@@ -139,7 +140,7 @@ def test_async_boundaries_follow_the_frames_each_with_the_frames_that_scheduled_
     awaited = AsyncSegment("await", (async_frame("onPrice", 40, MAIN), async_frame("", 52)))
     timer = AsyncSegment("setTimeout", (async_frame("schedule", 60),))
     assert call_stack_lines(with_async(awaited, timer)) == [
-        "Paused (breakpoint bp1); 1 frames (0 = top):",
+        "Paused (breakpoint bp1); 1 frame (0 = top):",
         "#0 loadPrice app.js:19:17",
         "-- await --",
         "  at onPrice app/src/main.ts:22:23",
@@ -232,4 +233,75 @@ def test_two_scripts_of_one_name_are_told_apart_in_the_frames_and_the_async_fram
         "#1 utilA a/util.js:3:19",
         "-- setTimeout --",
         "  at start a/util.js:9:3",
+    ]
+
+
+DEPS = "http://127.0.0.1:5173/.vite/deps/react-dom_client.js?v=1"
+
+
+def library_frame(index: int, name: str) -> Frame:
+    return Frame(index, name, Location("9", DEPS, 100 + index, 5), None, f"cf{index}", (SCRIPT, GLOBAL))
+
+
+def test_library_frames_fold_into_one_line_and_every_frame_of_the_app_is_shown() -> None:
+    top = Frame(0, "increment", Location("7", APP, 15, 5), None, "cf0", ())
+    handler = Frame(3, "handleAdd", Location("7", APP, 30, 3), None, "cf3", ())
+    frames = (top, library_frame(1, "executeDispatch"), library_frame(2, "runWithFiberInDEV"), handler)
+    pause = Pause(4, "breakpoint bp4", None, frames, after_step=False)
+    stack = CallStack(pause, (FrameDetail(top, "count += step;", ()), FrameDetail(handler, "add();", ())))
+    assert call_stack_lines(stack) == [
+        "Paused (breakpoint bp4); 4 frames (0 = top):",
+        "#0 increment app.js:15:5",
+        "  15 | count += step;",
+        "#1–#2 … 2 library frames (react-dom_client): executeDispatch, runWithFiberInDEV",
+        "#3 handleAdd app.js:30:3",
+        "  30 | add();",
+    ]
+
+
+def test_variables_share_one_budget_and_a_scope_seen_already_is_not_listed_again() -> None:
+    module = Scope("module", "", "o-module", "Object")
+    values = tuple((f"name{i}", "x" * 60) for i in range(40))
+    top = Frame(0, "inner", Location("7", APP, 1, 1), None, "cf0", (module,))
+    outer = Frame(1, "outer", Location("7", APP, 2, 1), None, "cf1", (module,))
+    stack = CallStack(
+        Pause(1, "step", None, (top, outer), after_step=True),
+        (FrameDetail(top, "", (read(module, *values),)), FrameDetail(outer, "", (read(module, *values),))),
+    )
+    lines = call_stack_lines(stack)
+    assert lines[4] == "  module: as in #0", lines
+    assert lines[2].startswith("  module: name0 = ") and lines[2].endswith(" more"), lines
+    assert len("\n".join(lines)) < 1800, lines
+    assert lines[-1].startswith("A scope lists its first variables"), lines
+
+
+def test_an_exception_pause_names_the_value_and_one_in_library_code_where_the_app_made_it() -> None:
+    top = library_frame(0, "logError")
+    made = AsyncFrame("handleCheckout", Location("7", APP, 21, 9))
+    pause = Pause(2, "uncaught exception", "Error: checkout failed", (top,), after_step=False)
+    stack = CallStack(
+        pause, (FrameDetail(top, "throw err;", ()),), ThrownAt(made, 'throw new Error("checkout failed");')
+    )
+    assert call_stack_lines(stack)[:4] == [
+        "Paused (uncaught exception): Error: checkout failed; 1 frame (0 = top):",
+        "The pause is in library code, logError (react-dom_client); the Error was made in your code at "
+        "handleCheckout app.js:21:9:",
+        '  21 | throw new Error("checkout failed");',
+        "#0 logError react-dom_client.js:100:5",
+    ]
+
+
+def test_library_runs_of_an_async_segment_fold_too() -> None:
+    segment = AsyncSegment(
+        "await",
+        (
+            AsyncFrame("onClick", Location("7", APP, 37, 49)),
+            *[AsyncFrame(f"lib{i}", Location("9", DEPS, i, 1)) for i in range(4)],
+        ),
+    )
+    pause = Pause(3, "step", None, (INCREMENT,), after_step=True, async_segments=(segment,))
+    assert call_stack_lines(CallStack(pause, (FrameDetail(INCREMENT, "", ()),)))[-3:] == [
+        "-- await --",
+        "  at onClick app.js:37:49",
+        "  … 4 library frames (react-dom_client): lib0, lib1, lib2, …",
     ]

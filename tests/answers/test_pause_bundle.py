@@ -163,9 +163,10 @@ def test_a_script_without_a_url_is_named_as_anonymous() -> None:
     )
 
 
-def test_a_long_script_name_is_cut_in_the_frames_list() -> None:
+def test_a_long_script_name_loses_its_middle_in_the_frames_list_keeping_its_file_and_line() -> None:
     long_name = frame(0, "f", f"{SITE}/{'m' * 80}.js", 1, 2)
-    assert frame_label(long_name, script_names([long_name.location.url])) == "#0 f " + "m" * 48 + "…[+35 chars]:1:2"
+    label = frame_label(long_name, script_names([long_name.location.url]))
+    assert label == "#0 f " + "m" * 24 + "…[+35 chars]" + "m" * 21 + ".js:1:2"
 
 
 def test_a_resume_that_stops_again_says_so_and_a_step_that_stops_is_just_its_pause() -> None:

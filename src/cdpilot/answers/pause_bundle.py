@@ -6,7 +6,12 @@ then, in full, the top frames (and the newest async boundary behind them), the t
 variables (those a step changed marked ``[CHANGED]``) and the console output since the last
 action. The short form points at the call stack instead. Everything is previewed compactly,
 so a bundle stays near 1,000 characters. A frame's script goes by as much of its path as tells
-it from the other scripts of the stack (`script_names`).
+it from the other scripts of the stack (`script_names`); a long path is cut in the middle, so
+its file name and line stay. Library frames (`Location.library`) below the top one are folded,
+each run of them into one line naming the libraries and the first functions
+(``#3–#10 … 8 library frames (react-dom): executeDispatch, runWithFiberInDEV, …``), so the
+frames of the user's code are never crowded out. A pause on an exception names the thrown value;
+when it stopped in library code, the frame of the user's code that made the Error follows.
 
 An expression evaluated in a paused frame answers with its value, and, when its original names
 were replaced by the bundle's, with what ran (`evaluated_text`).
@@ -15,15 +20,18 @@ were replaced by the bundle's, with what ran (`evaluated_text`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
 
 from cdpilot.answers.console_log import console_bundle_lines
 from cdpilot.browser.debugger.debugger_facts import (
+    AsyncFrame,
     AsyncSegment,
     Frame,
     Location,
     Pause,
     PauseSnapshot,
     RunCommand,
+    ThrownAt,
     Variable,
     short_script_name,
 )
@@ -35,6 +43,9 @@ BUNDLE_FRAMES = 5
 EXCEPTION_CHARS = 160
 SCRIPT_NAME_CHARS = 60
 EXPRESSION_CHARS = 60  # each of the two forms of an evaluated expression
+FOLDED_NAMES = 3  # functions named in a folded run of library frames
+FOLDED_LIBRARIES = 2  # libraries named in one
+SOURCE_LINE_CHARS = 100
 CONSOLE_TITLE = "Console since the last action"
 RUN_VERBS: dict[RunCommand, str] = {
     "resume": "Resumed",
@@ -59,18 +70,97 @@ def pause_bundle_lines(snapshot: PauseSnapshot) -> list[str]:
     if snapshot.map_failure:
         note = clip(one_line(snapshot.map_failure), EXCEPTION_CHARS)
         lines.append(f"Its source map could not be used, so this is the generated script: {note}")
+    names = stack_script_names(pause)
+    if snapshot.thrown_at is not None:
+        lines += thrown_at_lines(snapshot.thrown_at, pause.top, names)
     if not snapshot.full:
         lines.append("Frames and variables: {tool:debugger_get_call_stack}.")
         return lines
-    names = stack_script_names(pause)
     lines.append("Stack (0 = top):")
-    lines += [f"  {frame_label(frame, names)}" for frame in pause.frames[:BUNDLE_FRAMES]]
-    if len(pause.frames) > BUNDLE_FRAMES:
-        lines.append(f"  …{len(pause.frames) - BUNDLE_FRAMES} more: {{tool:debugger_get_call_stack}}")
+    lines += bundle_frame_lines(pause.frames, names)
     lines += async_hint_lines(pause, names)
     if snapshot.locals:
         lines.append("Locals (#0): " + ", ".join(variable_text(v) for v in snapshot.locals))
     return lines + console_bundle_lines(list(snapshot.console), CONSOLE_TITLE)
+
+
+def bundle_frame_lines(frames: Sequence[Frame], names: Mapping[str, str]) -> list[str]:
+    """The top frame and the next frames of the user's code, up to `BUNDLE_FRAMES` of them,
+    each run of library frames between them folded into one line; the rest counted."""
+    lines: list[str] = []
+    shown = 0
+    for row in fold_library(frames):
+        if shown == BUNDLE_FRAMES:
+            left = len(frames) - (row[0].index if isinstance(row, list) else row.index)
+            lines.append(f"  …{left} more: {{tool:debugger_get_call_stack}}")
+            break
+        if isinstance(row, list):
+            lines.append(f"  {folded_frames_label(row)}")
+        else:
+            lines.append(f"  {frame_label(row, names)}")
+            shown += 1
+    return lines
+
+
+Framed = TypeVar("Framed", Frame, AsyncFrame)
+
+
+def fold_library(frames: Sequence[Framed], *, keep_first: bool = True) -> list[Framed | list[Framed]]:
+    """`frames` with each run of library frames (below the first one, with `keep_first`:
+    where a pause stopped is shown whatever it is) as one list."""
+    rows: list[Framed | list[Framed]] = []
+    for number, frame in enumerate(frames):
+        if (number == 0 and keep_first) or not frame.location.library:
+            rows.append(frame)
+        elif rows and isinstance(rows[-1], list):
+            rows[-1].append(frame)
+        else:
+            rows.append([frame])
+    return rows
+
+
+def folded_frames_label(run: Sequence[Frame]) -> str:
+    """``#3–#10 … 8 library frames (react-dom): executeDispatch, runWithFiberInDEV, …``"""
+    span = f"#{run[0].index}" + (f"–#{run[-1].index}" if len(run) > 1 else "")
+    return f"{span} {folded_label(run)}"
+
+
+def folded_label(run: Sequence[Frame | AsyncFrame]) -> str:
+    """``… 8 library frames (react-dom): executeDispatch, runWithFiberInDEV, …``: the
+    libraries and the first functions of a run of library frames."""
+    libraries = list(dict.fromkeys(library_name(frame.location) for frame in run))
+    named = list(
+        dict.fromkeys(frame.original_name or frame.name if isinstance(frame, Frame) else frame.name for frame in run)
+    )
+    which = ", ".join(libraries[:FOLDED_LIBRARIES]) + (", …" if len(libraries) > FOLDED_LIBRARIES else "")
+    functions = ", ".join(clip(name, SCRIPT_NAME_CHARS) for name in named[:FOLDED_NAMES])
+    more = ", …" if len(named) > FOLDED_NAMES else ""
+    return f"… {plural(len(run), 'library frame')} ({which}): {functions}{more}"
+
+
+def library_name(where: Location) -> str:
+    """The package a library place belongs to: ``react-dom``, ``@vue/runtime-core``; a script
+    of Vite's dependency cache by its file (``react-dom_client``)."""
+    path = where.original.source if where.original is not None else short_script_name(where.url)
+    if "node_modules/" in path:
+        parts = path.rsplit("node_modules/", 1)[1].split("/")
+        return "/".join(parts[:2]) if parts[0].startswith("@") and len(parts) > 1 else parts[0]
+    file = path.rstrip("/").rsplit("/", 1)[-1]
+    return clip(file.removesuffix(".js").removesuffix(".mjs") or "library", SCRIPT_NAME_CHARS)
+
+
+def thrown_at_lines(thrown_at: ThrownAt, top: Frame, names: Mapping[str, str]) -> list[str]:
+    """Where the user's code made the Error a pause in library code stopped on, and its line."""
+    frame = thrown_at.frame
+    where = f"{top.original_name or top.name} ({library_name(top.location)})"
+    lines = [
+        f"The pause is in library code, {where}; the Error was made in your code at "
+        f"{frame.name} {place_label(frame.location, names)}:"
+    ]
+    if thrown_at.source_line:
+        source = clip(one_line(thrown_at.source_line), SOURCE_LINE_CHARS)
+        lines.append(f"  {shown_line(frame.location)} | {source}")
+    return lines
 
 
 def frame_label(frame: Frame, names: Mapping[str, str]) -> str:
@@ -82,11 +172,13 @@ def frame_label(frame: Frame, names: Mapping[str, str]) -> str:
 
 def place_label(where: Location, names: Mapping[str, str]) -> str:
     """A frame's place in a list of frames: ``app.js:28:19``, ``a/util.js:3:19`` beside
-    another util.js, or ``src/cart.ts:20:5`` when mapped."""
+    another util.js, or ``src/cart.ts:20:5`` when mapped. A long path loses its middle, never
+    its file name or the line."""
     if where.original is not None:
-        return clip(one_line(where.original.label), SCRIPT_NAME_CHARS)
+        place = where.original
+        return f"{clip(one_line(place.source), SCRIPT_NAME_CHARS, keep='ends')}:{place.line}:{place.column}"
     script = names.get(where.url) or script_names([where.url])[where.url]
-    return f"{clip(one_line(script), SCRIPT_NAME_CHARS)}:{where.line}:{where.column}"
+    return f"{clip(one_line(script), SCRIPT_NAME_CHARS, keep='ends')}:{where.line}:{where.column}"
 
 
 def stack_script_names(pause: Pause) -> dict[str, str]:
@@ -118,11 +210,12 @@ def script_names(urls: Iterable[str]) -> dict[str, str]:
 
 def async_hint_lines(pause: Pause, names: Mapping[str, str]) -> list[str]:
     """The newest async boundary and the frame behind it, on one line, when the pause has any
-    (``  -- await -- onPrice src/main.ts:22:17``); the call stack shows the rest."""
+    (``  -- await -- onPrice src/main.ts:22:17``): the first frame of the user's code behind
+    it, under its own boundary, when there is one; the call stack shows the rest."""
     if not pause.async_segments:
         return []
-    segment = pause.async_segments[0]
-    frame = segment.frames[0]
+    found = ((s, f) for s in pause.async_segments for f in s.frames if not f.location.library)
+    segment, frame = next(found, (pause.async_segments[0], pause.async_segments[0].frames[0]))
     line = f"  {boundary_label(segment)} {frame.name} {place_label(frame.location, names)}"
     hidden = sum(len(s.frames) for s in pause.async_segments) - 1
     if hidden or pause.async_cut:

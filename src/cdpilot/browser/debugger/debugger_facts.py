@@ -21,6 +21,7 @@ ExceptionState = Literal["none", "uncaught", "all"]
 RunCommand = Literal["resume", "over", "into", "out"]  # how execution was let go on: resume or a step
 StepKind = Literal["over", "into", "out"]
 GLOBAL_SCOPES = ("global", "script")  # they hold the whole page: summarised, never listed
+LIBRARY_PATHS = ("/node_modules/", "/.vite/deps/")  # third-party scripts a dev server serves unmapped
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,15 @@ class Location:
         return (
             f"{self.original.label} ({compiled_label(self.url, short_script_name(self.url))}:{self.line}:{self.column})"
         )
+
+    @property
+    def library(self) -> bool:
+        """Third-party code: a source its map ignore-lists or keeps under node_modules/, or, where
+        no map says, a script served from node_modules/ or Vite's dependency cache (.vite/deps/)."""
+        if self.original is not None:
+            return self.original.library
+        path = self.url.split("?", 1)[0]
+        return any(part in path for part in LIBRARY_PATHS)
 
 
 @dataclass(frozen=True)
@@ -117,6 +127,7 @@ class Pause:
     after_step: bool
     async_segments: tuple[AsyncSegment, ...] = ()  # what led here across async boundaries, newest first
     async_cut: bool = False  # the chain goes on beyond what the browser sent (its depth, another target)
+    thrown: tuple[AsyncFrame, ...] = ()  # for exception pauses: where the thrown Error was made (its own stack)
 
     @property
     def top(self) -> Frame:
@@ -273,6 +284,15 @@ class Variable:
 
 
 @dataclass(frozen=True)
+class ThrownAt:
+    """The frame of the user's code that made the thrown Error, when a pause on it stopped in
+    library code (a framework that caught it and threw it again): from the Error's own stack."""
+
+    frame: AsyncFrame  # in original coordinates where a map covers it
+    source_line: str  # "" when the text cannot be had
+
+
+@dataclass(frozen=True)
 class PauseSnapshot:
     """A pause with what an agent needs to decide its next step, read when it was reported."""
 
@@ -282,6 +302,7 @@ class PauseSnapshot:
     locals: tuple[Variable, ...]  # the top frame's own variables
     console: tuple[ConsoleEntry, ...]  # logged since the action that led here; empty when not asked
     map_failure: str | None = None  # why the paused script's source map could not be used (said once)
+    thrown_at: ThrownAt | None = None  # a pause on an exception in library code: the user's frame that threw
 
 
 @dataclass(frozen=True)
@@ -303,4 +324,5 @@ class CallStack:
     """The frames of a pause (up to a limit) with their source lines and scope variables."""
 
     pause: Pause
-    frames: tuple[FrameDetail, ...]
+    frames: tuple[FrameDetail, ...]  # the frames shown (library ones below the top are left out, folded)
+    thrown_at: ThrownAt | None = None  # a pause on an exception in library code: the user's frame that threw

@@ -4,17 +4,33 @@ read from the page at once so that rendering them needs no browser.
 Every answer that leaves the page paused (an input, a navigation, an evaluation, a step)
 takes a `PauseSnapshot`, in short or in full; reading its locals also remembers them, so the
 next step's snapshot can mark what changed even when this one is shown short.
+
+A call stack reads what it shows: the top frame and every frame of the user's code (library
+frames below the top, which the answer folds, are not read), the first `max_frames` of them
+with their scopes' variables, the rest with their source line only. A pause on an exception
+that stopped in library code (a framework that caught the Error and threw it again) also reads
+where the Error was made: the first frame of the user's code in its own stack.
 """
 
 from __future__ import annotations
 
-from cdpilot.browser.debugger.debugger_facts import CallStack, FrameDetail, Location, Pause, PauseSnapshot
+from dataclasses import replace
+
+from cdpilot.browser.debugger.debugger_facts import (
+    CallStack,
+    FrameDetail,
+    Location,
+    Pause,
+    PauseSnapshot,
+    ThrownAt,
+)
 from cdpilot.browser.debugger.page_debugger import PageDebugger
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.text import clip
 
 SNAPSHOT_LOCALS = 10  # the top frame's variables in a bundle
 ORIGINAL_LINE_CHARS = 160
+LISTED_FRAMES = 20  # frames of the user's code a call stack shows, with or without their variables
 
 
 async def take_pause_snapshot(
@@ -28,19 +44,36 @@ async def take_pause_snapshot(
     variables = await debugger.variables.locals_marked(pause, SNAPSHOT_LOCALS)
     console = conn.features.console.since(console_mark) if full and console_mark is not None else []
     failure = await _map_failure(debugger, pause.top.location)
-    return PauseSnapshot(pause, source, full, variables, tuple(console), failure)
+    thrown_at = await _thrown_at(debugger, pause)
+    return PauseSnapshot(pause, source, full, variables, tuple(console), failure, thrown_at)
 
 
 async def take_call_stack(debugger: PageDebugger, *, max_frames: int, max_variables: int) -> CallStack:
-    """The current pause's frames (up to `max_frames`), each with its source line and up to
-    `max_variables` variables of every scope but the global ones."""
+    """The current pause's top frame and its frames of the user's code (up to `LISTED_FRAMES`),
+    each with its source line; the first `max_frames` of them with up to `max_variables`
+    variables of every scope but the global ones. Library frames below the top are left out:
+    the answer folds them from the pause's frames."""
     pause = await debugger.names.annotate(debugger.require_paused())
+    shown = [frame for frame in pause.frames if frame.index == 0 or not frame.location.library]
     frames = []
-    for frame in pause.frames[:max_frames]:
+    for number, frame in enumerate(shown[: max(max_frames, LISTED_FRAMES)]):
         source = await _source_line(debugger, frame.location)
-        scopes = tuple([await debugger.variables.scope(scope, max_variables) for scope in frame.scopes])
+        read = number < max_frames
+        scopes = tuple([await debugger.variables.scope(scope, max_variables) for scope in frame.scopes]) if read else ()
         frames.append(FrameDetail(frame, source, scopes))
-    return CallStack(pause, tuple(frames))
+    return CallStack(pause, tuple(frames), await _thrown_at(debugger, pause))
+
+
+async def _thrown_at(debugger: PageDebugger, pause: Pause) -> ThrownAt | None:
+    """For a pause on an exception in library code: the first frame of the user's code in the
+    thrown Error's own stack, with its source line (None when it has none)."""
+    if not pause.thrown or not pause.top.location.library:
+        return None
+    for frame in pause.thrown:
+        where = await debugger.maps.original(frame.location)
+        if where.script_id and not where.library:
+            return ThrownAt(replace(frame, location=where), await _source_line(debugger, where))
+    return None
 
 
 async def _source_line(debugger: PageDebugger, location: Location) -> str:

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from dataclasses import replace
 from typing import Any
 
 from cdpilot.browser.debugger.breakpoints import LiveBreakpoints
-from cdpilot.browser.debugger.debugger_facts import Frame, Pause, RunOutcome
+from cdpilot.browser.debugger.debugger_facts import AsyncFrame, Frame, Location, Pause, RunOutcome
 from cdpilot.browser.debugger.mapped_scripts import MappedScripts
 from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.debugger.triggers import TriggerBreakpoints
@@ -27,6 +28,9 @@ from cdpilot.errors import CdpCommandError, CdpilotError, StateError
 
 PROBE_URL = "cdpilot-probe.js"
 PROBE = {"expression": f"0\n//# sourceURL={PROBE_URL}", "silent": True, "returnByValue": True}
+# One line of a V8 stack: "    at handleCheckout (http://…/App.vue:20:9)" or "    at http://…/app.js:3:1".
+STACK_LINE = re.compile(r"^\s*at (?:(?P<name>.*?) \()?(?P<url>[^()\s]+):(?P<line>\d+):(?P<column>\d+)\)?$")
+THROWN_FRAMES = 30  # of a thrown Error's own stack
 
 
 class RunControl:
@@ -124,8 +128,30 @@ class RunControl:
                 str(params.get("reason", "other")), list(params.get("hitBreakpoints") or []), params.get("data") or {}
             )
         segments, cut = self._scripts.async_stack(params)
-        self.paused = Pause(self.pause_count, reason, exception, frames, self._stepping, segments, cut)
+        thrown = self._thrown_frames(params) if exception is not None else ()
+        self.paused = Pause(self.pause_count, reason, exception, frames, self._stepping, segments, cut, thrown)
         self._stepping = self._pause_requested = False
+
+    def _thrown_frames(self, params: dict[str, Any]) -> tuple[AsyncFrame, ...]:
+        """Where a thrown Error was made: its own stack, which the browser gives as the thrown
+        value's description (what its ``stack`` property holds), read line by line. A frame's
+        script is the newest loaded at its URL; a value that is no Error has none."""
+        data = params.get("data") or {}
+        if data.get("subtype") != "error":
+            return ()
+        frames = []
+        for line in str(data.get("description") or "").splitlines()[1:]:
+            found = STACK_LINE.match(line)
+            if found is None:
+                continue
+            url = found["url"]
+            ids = self._scripts.ids_of(url)
+            where = Location(ids[-1] if ids else "", url, int(found["line"]), int(found["column"]))
+            name = (found["name"] or "").removeprefix("async ")
+            frames.append(AsyncFrame(name, self._maps.original_loaded(where, self._maps.loaded(where.script_id))))
+            if len(frames) == THROWN_FRAMES:
+                break
+        return tuple(frames)
 
     async def _bind_then_run(self, script_id: str) -> None:
         """Bind the breakpoints that name the script's original files, then let it run. A map
