@@ -381,8 +381,8 @@ async def test_an_oversized_answer_is_cut_to_the_limit_and_says_how_to_narrow(
     assert head == "x" * kept + f"…[+{6000 - kept} chars]"
     assert note == (
         "(Answer cut: it is 6000 characters, the limit is 5000. For the rest, narrow the request and call "
-        f"{spelled} again: a lower limit, a tighter selector or a filter.)"
-    )
+        f"{spelled} again.)"
+    )  # this tool has no parameter that narrows an answer, so none is named
 
 
 def test_the_shipped_handler_table_is_complete() -> None:

@@ -147,6 +147,9 @@ async def test_pause_on_uncaught_exceptions_skips_caught_ones(debug_page: ModeCl
     text = await client.ok("click_element", selector="#fail-uncaught", include_context=True)
     assert "Paused (uncaught exception) at" in text and "TypeError: uncaught failure" in text
     assert f"app.js:{line_of('uncaught-throw')}:" in text
+    kind, refused = await client.error("click_element", selector="#compute")  # every answer names what was thrown
+    assert kind == "STATE" and "Execution is paused (uncaught exception) at " in refused, refused
+    assert ": TypeError: uncaught failure." in refused, refused
     await client.ok("debugger_resume")
 
     await client.ok("debugger_set_pause_on_exceptions", state="all")

@@ -46,6 +46,10 @@ DEFAULT_RESOLVERS: ResolverTable[ToolContext] = {
 _RESOLVER_BY_NAME = typing.cast(Mapping[str, Callable[[ToolContext], object]], DEFAULT_RESOLVERS)
 
 
+# Parameters that make an answer smaller, named by a cut answer when its tool has them.
+NARROWING_PARAMETERS = ("selector", "filter", "filter_level", "query", "limit", "max_frames", "line_count", "max_chars")
+
+
 def handler_problems(handlers: Mapping[str, object]) -> list[str]:
     """Every way the handler table disagrees with the generated catalog, by tool name."""
     problems = [f"{name}: no handler" for name in sorted(set(TOOLS) - set(handlers))]
@@ -300,9 +304,11 @@ class Registry:
         text = self.render("\n".join([*notes, result.text]), tool)
         limit = self.ctx.settings.max_answer_chars
         if len(text) > limit:  # cut, never refuse: the start is worth reading, and the note says what is missing
+            narrowing = [name for name in NARROWING_PARAMETERS if name in self._parameters.get(tool, ())]
+            how = f" with {', '.join(narrowing)}" if narrowing else ""
             note = (
-                f"\n(Answer cut: it is {len(text)} characters, the limit is {limit}. For the rest, narrow the request "
-                f"and call {self.spell(tool)} again: a lower limit, a tighter selector or a filter.)"
+                f"\n(Answer cut: it is {len(text)} characters, the limit is {limit}. For the rest, narrow the request"
+                f"{how} and call {self.spell(tool)} again.)"
             )
             text = clip(text, limit - len(note)) + note
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=text)]

@@ -101,10 +101,13 @@ class AsyncFrame:
 
     function_name: str  # "" for an anonymous function
     location: Location
+    original_name: str | None = None  # the function's name in the original source, when a map renames it
 
     @property
     def name(self) -> str:
-        return self.function_name or "(anonymous)"
+        """As the answers show it: its original name where a map renames it (an async frame
+        shows no generated side)."""
+        return self.original_name or self.function_name or "(anonymous)"
 
 
 @dataclass(frozen=True)
@@ -134,12 +137,18 @@ class Pause:
         return self.frames[0]
 
 
+def thrown_text(pause: Pause) -> str:
+    """``: TypeError: x is undefined``: what a pause on an exception stopped for, which every
+    answer given while it lasts names."""
+    return f": {pause.exception}" if pause.exception else ""
+
+
 class ExecutionPausedError(StateError):
     """The page is paused in the debugger, so what needs it running cannot go on."""
 
     def __init__(self, pause: Pause) -> None:
         super().__init__(
-            f"Execution is paused ({pause.reason}) at {pause.top.location.label}.",
+            f"Execution is paused ({pause.reason}) at {pause.top.location.label}{thrown_text(pause)}.",
             suggestion="Resume with {tool:debugger_resume} or step with {tool:debugger_step_over}; "
             "{tool:debugger_get_call_stack} shows the frames.",
         )

@@ -30,7 +30,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError, Pause
+from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError, Pause, thrown_text
 from cdpilot.browser.debugger.page_debugger import PageDebugger
 from cdpilot.browser.observe.child_targets import ChildTargets
 from cdpilot.browser.observe.console import ConsoleLog
@@ -56,7 +56,8 @@ class PausedPageError(ExecutionPausedError):
         top = pause.top
         name = top.original_name or top.function_name
         where = top.location.label + (f" in {name}()" if name else "")
-        message = f"Execution is paused ({pause.reason}) at {where}." + (f" {consequence}" if consequence else "")
+        message = f"Execution is paused ({pause.reason}) at {where}{thrown_text(pause)}."
+        message += f" {consequence}" if consequence else ""
         StateError.__init__(self, message, suggestion=RESUME_FIRST)
         self.pause = pause
 
