@@ -15,6 +15,7 @@ import pytest
 
 from tests.e2e.harness import ModeClient
 from tests.support.devservers import BuiltSite, DevServer, built_site_fixture, dev_server_fixture, marker_line
+from tests.support.pages import directory_pages, serve_pages
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -173,3 +174,25 @@ async def test_tsc_sources_without_their_text_are_read_and_searched(
     assert "export function subtotal" in read and "(original source)" in read, read
     found = await client.ok("debugger_search_sources", query="subtotal += items")
     assert "src/util.ts:" in found and "Not searched" not in found, found
+
+
+async def test_a_map_naming_a_file_the_server_lacks_says_so_once(debugging: ModeClient, tsc_build: BuiltSite) -> None:
+    """The site without src/util.ts, which util.js.map names (without its text): the pause
+    is still placed at util.ts's line, and the first answer that needs its text says why it
+    has none; the next pause does not repeat it."""
+    client = debugging
+    pages = directory_pages(tsc_build.root)
+    del pages["/src/util.ts"]
+    line = marker_line(tsc_build.root / "src" / "util.ts", "util-subtotal-loop")
+    with serve_pages(pages) as url:
+        await client.ok("navigate", url=url + "/")
+        await client.ok("debugger_set_breakpoint", url="src/util.ts", line_number=line)
+        paused = await client.ok("click_element", selector="#add")
+        assert f"util.ts:{line}:" in paused, paused
+        assert "Its map names an original file that could not be fetched" in paused and "HTTP 404" in paused, paused
+        await client.ok("debugger_resume")
+        again = await client.ok("click_element", selector="#add")
+        assert f"util.ts:{line}:" in again and "could not be fetched" not in again, again
+        await client.ok("debugger_resume")
+        kind, text = await client.error("debugger_read_source", source="src/util.ts")
+        assert kind == "STATE" and "could not be fetched" in text, text

@@ -70,6 +70,9 @@ def pause_bundle_lines(snapshot: PauseSnapshot) -> list[str]:
     if snapshot.map_failure:
         note = clip(one_line(snapshot.map_failure), EXCEPTION_CHARS)
         lines.append(f"Its source map could not be used, so this is the generated script: {note}")
+    if snapshot.source_missing:
+        note = clip(one_line(snapshot.source_missing), EXCEPTION_CHARS)
+        lines.append(f"Its map names an original file that could not be fetched, so no line text is shown: {note}")
     names = stack_script_names(pause)
     if snapshot.thrown_at is not None:
         lines += thrown_at_lines(snapshot.thrown_at, pause.top, names)

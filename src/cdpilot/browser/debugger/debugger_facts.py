@@ -312,6 +312,7 @@ class PauseSnapshot:
     console: tuple[ConsoleEntry, ...]  # logged since the action that led here; empty when not asked
     map_failure: str | None = None  # why the paused script's source map could not be used (said once)
     thrown_at: ThrownAt | None = None  # a pause on an exception in library code: the user's frame that threw
+    source_missing: str | None = None  # why the original file's text could not be had (said once per file)
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,7 @@ class MappedScripts:
         self._locations: dict[str, SourceMapLocation | None] = {}  # script id → its map's place
         self._said: set[str] = set()  # failures an answer has reported already
         self._fetched: dict[str, str | None] = {}  # original sources fetched by URL, oldest first
+        self._missing: dict[str, str] = {}  # original source URL → why it could not be fetched
 
     def attach(self, session: CdpSession) -> None:
         self._session = session
@@ -77,6 +78,8 @@ class MappedScripts:
         self._failed.clear()
         self._locations.clear()
         self._said.clear()
+        self._missing.clear()
+        self._fetched.clear()
 
     # --- finding and loading -----------------------------------------------------------
 
@@ -296,16 +299,33 @@ class MappedScripts:
 
     async def _fetched_source(self, url: str) -> str | None:
         """An original source the map names without its text, fetched once by its URL (the
-        dev servers of Vite and webpack serve them); None when it cannot be."""
+        dev servers of Vite and webpack serve them); None when it cannot be, and why is kept
+        (`missing_source_once`). A dev server answers a path it does not have with the app's
+        HTML page: that is no source either."""
         if url not in self._fetched:
             if len(self._fetched) >= MAX_FETCHED_SOURCES:
                 self._fetched.pop(next(iter(self._fetched)))
+            text: str | None = None
             try:
                 text = await self._fetch(url) if url.startswith(("http://", "https://")) else None
-            except SourceMapError:
-                text = None
+                if text is None:
+                    self._missing.setdefault(url, f"{label(url)} is not a web address the page can fetch")
+                elif text.lstrip()[:15].lower().startswith(("<!doctype", "<html")):
+                    self._missing.setdefault(url, f"{label(url)}: the server answered with an HTML page, not the file")
+                    text = None
+            except SourceMapError as exc:
+                self._missing.setdefault(url, exc.message)
             self._fetched[url] = text
         return self._fetched[url]
+
+    def missing_source_once(self, url: str) -> str | None:
+        """Why an original source named by a map (without its text) could not be fetched, the
+        first time an answer asks: a map that points at a missing file says so once."""
+        missing = self._missing.get(url)
+        if missing is None or missing in self._said:
+            return None
+        self._said.add(missing)
+        return missing
 
     def _require_session(self) -> CdpSession:
         assert self._session is not None, "a connection attaches its page before handing it out"

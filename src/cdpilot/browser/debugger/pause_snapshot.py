@@ -45,7 +45,9 @@ async def take_pause_snapshot(
     console = conn.features.console.since(console_mark) if full and console_mark is not None else []
     failure = await _map_failure(debugger, pause.top.location)
     thrown_at = await _thrown_at(debugger, pause)
-    return PauseSnapshot(pause, source, full, variables, tuple(console), failure, thrown_at)
+    place = pause.top.location.original
+    missing = debugger.maps.missing_source_once(place.url) if place is not None and not source else None
+    return PauseSnapshot(pause, source, full, variables, tuple(console), failure, thrown_at, missing)
 
 
 async def take_call_stack(debugger: PageDebugger, *, max_frames: int, max_variables: int) -> CallStack:
