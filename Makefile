@@ -46,7 +46,7 @@ test: check chromium devapps ## check, then the whole test suite against a real 
 demo: $(INSTALLED) chromium ## launch headless Chromium and drive a bundled page over a real MCP stdio session
 	$(PY) demo/run.py
 
-bench: venv chromium ## measure cdpilot side by side with the stock MCP SDK and a raw floor; writes bench-report.json
+bench: venv chromium devapps ## measure cdpilot side by side with the stock MCP SDK and a raw floor; writes bench-report.json
 	$(PY) -m bench
 
 docs: generate ## the static docs site (every tool from schemas/, the configuration from the settings model) in build/docs/

@@ -22,6 +22,7 @@ from bench import (
     coldstart,
     compile_bytecode,
     console_memory,
+    devserver_debugging,
     first_contact,
     http_sessions,
     outline_size,
@@ -99,6 +100,11 @@ def run() -> dict[str, Any]:
     section("profile", "cProfile of cdpilot over trivial calls", profiling.measure)
     section("source_maps", "source maps: parse and first lookups on a 5 MB map", sourcemap_bench.measure)
     section("source_maps_live", "source maps in the debugger: pause answers and a first bind", sourcemap_pause.measure)
+    section(
+        "devserver_debugging",
+        "debugging on a Vite dev server: bind latency, reload cost of holding scripts, pause answer size",
+        devserver_debugging.measure,
+    )
     section("console_memory", "console buffer memory at 100,000 messages", console_memory.measure)
     section("body_capture", "a 100 MiB response body: kept by Chrome, saved by cdpilot", body_capture.measure)
     report["environment"].update(load_after=os.getloadavg()[0], seconds=time.perf_counter() - started)

@@ -9,7 +9,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bench import body_capture, console_memory, http_sessions, outline_size, sourcemap_bench, sourcemap_pause
+from bench import (
+    body_capture,
+    console_memory,
+    devserver_debugging,
+    http_sessions,
+    outline_size,
+    sourcemap_bench,
+    sourcemap_pause,
+)
 from bench.stats import ratio
 
 
@@ -196,6 +204,7 @@ def render(report: dict[str, Any]) -> str:
         first_contact_section(report["first_contact"]),
         http_sessions.report_lines(report["http"]),
         sourcemap_bench.report_lines(report["source_maps"]) + sourcemap_pause.report_lines(report["source_maps_live"]),
+        devserver_debugging.report_lines(report["devserver_debugging"]),
         console_memory.report_lines(report["console_memory"]),
         body_capture.report_lines(report["body_capture"]),
         outline_size.report_lines(report["outline_size"]),
