@@ -40,9 +40,10 @@ def compact_url(url: str, origin: str, limit: int) -> str:
 
 
 def stack_frame_line(frame: StackFrame) -> str:
-    """``at fn (url:line:column)``, as a browser's console prints a stack."""
+    """``at fn (url:line:column)``, as a browser's console prints a stack; the function by its
+    original name where a map renames it (``handleCheckout`` for a minified ``a``)."""
     where = frame.original.label if frame.original else f"{frame.url or '<anonymous>'}:{frame.line}:{frame.column}"
-    return f"at {frame.function or '(anonymous)'} ({where})"
+    return f"at {frame.original_name or frame.function or '(anonymous)'} ({where})"
 
 
 def console_entry_line(

@@ -25,6 +25,8 @@ Where no function is found (code the map does not cover there), that check is no
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -42,7 +44,8 @@ from cdpilot.browser.js_tokens import (
     pattern_names,
     text_at,
 )
-from cdpilot.browser.sourcemaps.sourcemap_facts import LINE_BREAK
+from cdpilot.browser.sourcemaps.source_map import BOUND_TO_FUNCTION, IDENTIFIER
+from cdpilot.browser.sourcemaps.sourcemap_facts import LINE_BREAK, GeneratedPosition, NamedPosition
 
 if TYPE_CHECKING:
     from cdpilot.browser.debugger.debugger_facts import Frame
@@ -214,3 +217,167 @@ def _after_function(tokens: Sequence[Token], index: int, closing: dict[int, int]
     while index < len(tokens) and tokens[index].text != "{":
         index += 1
     return closing.get(index, index) + 1
+
+
+# --- functions in the generated code -------------------------------------------------------
+#
+# A minifier gives one letter to many variables, each in its own function: over all the code a
+# module's or a closure's scope spans, ``t`` stands for ``store`` and for ``amount`` at once.
+# Read only at the scope's own level (its nested functions left out), where ``t`` can only be
+# its own variable or one further out, the letter stands for one name again (`own_level`).
+# A frame that has no function start (an async frame, a console stack's) finds the function
+# it ran in from its name and its place (`function_start`).
+
+CONTROL_HEADS = frozenset(("if", "for", "while", "switch", "catch", "with"))  # `(…) {` that is a block, not a body
+MAX_HEAD_TRIES = 16  # places named like the function, nearest first, tried as its start
+MAX_FUNCTION_CHARS = 128 * 1024  # how far before its place a function's start is looked for
+
+
+def own_level(
+    lines: Sequence[str],
+    start: GeneratedPosition,
+    end: GeneratedPosition,
+    positions: Sequence[NamedPosition],
+    *,
+    function: bool,
+) -> list[NamedPosition]:
+    """The `positions` (inside the code from `start` to `end` of the generated script's
+    `lines`: a scope's) that are not inside a function nested in that code. With `function`,
+    the code is a function's own (its scope starts at its parameters), not a nested one."""
+    if start.line >= len(lines) or not positions:
+        return []
+    last = min(end.line, len(lines) - 1)
+    first_index = _index_in_line(lines[start.line], start.column)
+    bases: dict[int, int] = {}
+    parts: list[str] = []
+    length = 0
+    for number in range(start.line, last + 1):
+        text = lines[number]
+        begin = first_index if number == start.line else 0
+        stop = _index_in_line(text, end.column) if number == end.line else len(text)
+        bases[number] = length - begin
+        parts.append(text[begin:stop])
+        length += len(parts[-1]) + 1
+    spans = nested_functions("\n".join(parts), skip_first=function)
+    starts = [span[0] for span in spans]
+    kept = []
+    for position in positions:
+        if position.line not in bases:
+            continue
+        offset = bases[position.line] + _index_in_line(lines[position.line], position.column)
+        inside = bisect_right(starts, offset) - 1
+        if inside < 0 or offset >= spans[inside][1]:
+            kept.append(position)
+    return kept
+
+
+def nested_functions(source: str, *, skip_first: bool = False) -> list[tuple[int, int]]:
+    """The functions in `source`, outermost only: the offsets of each from its parameters to
+    the end of its body, in order. With `skip_first`, a function at the very start is the
+    code's own (its parameters and body are not nested in it): the ones inside it count."""
+    tokens = js_tokens(source)
+    closing = partners(tokens)
+    spans = []
+    index = 0
+    while index < len(tokens):
+        last = _function_last(tokens, index, closing)
+        if last is None or (skip_first and index == 0):
+            index += 1
+        else:
+            spans.append((tokens[index].start, tokens[last].end))
+            index = last + 1
+    return spans
+
+
+def function_start(lines: Sequence[str], name: str, line: int, column: int) -> GeneratedPosition | None:
+    """Where the parameters open of the function `name` (as the browser names it) that holds
+    0-based `line`/`column` of the generated script's `lines`: the nearest place before it
+    named so, followed by parameters and a body that is still open there. None when none is
+    found (an anonymous function, a name the function is not written under)."""
+    own = IDENTIFIER.findall(name)
+    if not own or line >= len(lines):
+        return None
+    text = lines[line][: _index_in_line(lines[line], column)]
+    above = line
+    while above > 0 and len(text) < MAX_FUNCTION_CHARS:
+        above -= 1
+        text = lines[above] + "\n" + text
+    head = re.compile(rf"(?<![\w$.]){re.escape(own[-1])}{BOUND_TO_FUNCTION}(\(|{IDENTIFIER.pattern}\s*=>)")
+    heads = list(head.finditer(text, max(0, len(text) - MAX_FUNCTION_CHARS)))
+    read = 0  # characters tokenized: the nearest places are the likely ones, the rest cost more
+    for found in reversed(heads[-MAX_HEAD_TRIES:]):
+        read += len(text) - found.start(1)
+        if read > 2 * MAX_FUNCTION_CHARS:
+            break
+        if _holds_end(js_tokens(text[found.start(1) :])):
+            before = text[: found.start(1)]
+            at_line = line - (text.count("\n") - before.count("\n"))
+            line_text = before[before.rfind("\n") + 1 :]
+            return GeneratedPosition(at_line, len(line_text) + sum(1 for char in line_text if ord(char) > 0xFFFF))
+    return None
+
+
+def _holds_end(tokens: Sequence[Token]) -> bool:
+    """Whether `tokens` (from a function's parameters) end inside its body: parameters closed,
+    then a body not closed (a block) or not ended (an arrow's expression)."""
+    closing = partners(tokens)
+    if not tokens:
+        return False
+    if tokens[0].kind == "name" and text_at(tokens, 1) == "=>":
+        return _arrow_open(tokens, 2, closing)
+    if tokens[0].text != "(" or 0 not in closing:
+        return False
+    after = closing[0] + 1
+    if text_at(tokens, after) == "=>":
+        return _arrow_open(tokens, after + 1, closing)
+    return text_at(tokens, after) == "{" and after not in closing
+
+
+def _arrow_open(tokens: Sequence[Token], body: int, closing: dict[int, int]) -> bool:
+    if text_at(tokens, body) == "{":
+        return body not in closing
+    return _arrow_last(tokens, body, closing) == len(tokens) - 1 and body < len(tokens)
+
+
+def _function_last(tokens: Sequence[Token], index: int, closing: dict[int, int]) -> int | None:
+    """The index of the last token of the function whose parameters start at `index`, if one
+    does: ``(…) => …``, ``e => …``, or ``(…) {…}`` after a name or ``function`` (not after
+    ``if``, ``for`` and the like, whose braces hold a block)."""
+    token = tokens[index]
+    if token.kind == "name" and text_at(tokens, index + 1) == "=>":
+        return _arrow_last(tokens, index + 2, closing)
+    if token.kind != "punct" or token.text != "(" or index not in closing:
+        return None
+    after = closing[index] + 1
+    if text_at(tokens, after) == "=>":
+        return _arrow_last(tokens, after + 1, closing)
+    if text_at(tokens, after) == "{" and after in closing and text_at(tokens, index - 1) not in CONTROL_HEADS:
+        return closing[after]
+    return None
+
+
+def _arrow_last(tokens: Sequence[Token], body: int, closing: dict[int, int]) -> int:
+    """The index of the last token of an arrow's body starting at `body`: its block, or its
+    expression, which ends before a ``,``, a ``;`` or a bracket it did not open."""
+    if text_at(tokens, body) == "{":
+        return closing.get(body, len(tokens) - 1)
+    last, index = body - 1, body
+    while index < len(tokens):
+        token = tokens[index]
+        if token.kind == "punct" and (token.text in (",", ";") or token.text in CLOSING):
+            break
+        last = closing.get(index, index)
+        index = last + 1
+    return min(last, len(tokens) - 1)
+
+
+def _index_in_line(text: str, column: int) -> int:
+    """The index in one line of a column counted in UTF-16 code units."""
+    if text.isascii():
+        return min(column, len(text))
+    units = 0
+    for index, char in enumerate(text):
+        if units >= column:
+            return index
+        units += 2 if ord(char) > 0xFFFF else 1
+    return len(text)

@@ -21,13 +21,14 @@ from dataclasses import dataclass, replace
 
 from cdpilot import progress
 from cdpilot.browser.debugger.debugger_facts import AsyncFrame, Frame, Location, Pause
+from cdpilot.browser.debugger.frame_expressions import function_start
 from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.js_tokens import js_tokens
 from cdpilot.browser.observe.console_facts import ConsoleEntry, StackFrame
 from cdpilot.browser.sourcemaps.map_cache import SourceMapCache
 from cdpilot.browser.sourcemaps.map_parsing import parse_source_map
 from cdpilot.browser.sourcemaps.map_urls import label, locate_source_map
-from cdpilot.browser.sourcemaps.source_map import SourceMap
+from cdpilot.browser.sourcemaps.source_map import SourceMap, function_name
 from cdpilot.browser.sourcemaps.sourcemap_facts import (
     OriginalPlace,
     SourceEntry,
@@ -265,7 +266,7 @@ class MappedScripts:
         if not frame.script_id:
             return frame
         where = await self.original(Location(frame.script_id, frame.url, frame.line, frame.column))
-        return replace(frame, original=where.original)
+        return replace(frame, original=where.original, original_name=await stack_function_name(self, frame, where))
 
     async def original_source_line(self, location: Location) -> str | None:
         """The text of the original line `location` came from: from the map's sourcesContent,
@@ -342,3 +343,17 @@ def module_key(url: str) -> str:
     base, _, query = url.partition("?")
     kept = [part for part in query.split("&") if part and part != "import" and not HOT_STAMP.fullmatch(part)]
     return base + ("?" + "&".join(kept) if kept else "")
+
+
+async def stack_function_name(maps: MappedScripts, frame: StackFrame | AsyncFrame, where: Location) -> str | None:
+    """The original name of the function a stack frame ran in, at `where` (mapped), as a
+    paused frame's is read (`function_name`): a console stack's and an async stack's frames
+    say only where they were, so the function's start is found first, from its name."""
+    name = frame.function if isinstance(frame, StackFrame) else frame.function_name
+    source_map = await maps.map_for(where.script_id) if where.original is not None and name else None
+    if source_map is None:
+        return None
+    lines = await maps._scripts.lines_of(where.script_id)
+    at = maps._scripts.position(where)
+    start = function_start(lines, name, at.line, at.column)
+    return function_name(source_map, lines, name, start) if start is not None else None

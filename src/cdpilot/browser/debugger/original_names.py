@@ -6,9 +6,12 @@ renamed it ``items3``).
 Both come from the map's ``names``, read at generated identifiers, as DevTools reads them: a
 function's at its generated name just before its parameters (`function_name`), a scope's at
 every named identifier in the generated code the scope spans (`identifier_renames`), where
-an identifier that stands for two different names is left as it is. The generated names are
+an identifier that stands for two different names is left as it is, unless it stands for
+one at the scope's own level, its nested functions left out (`own_level`: a minified module's
+``f`` is ``items`` there, whatever ``f`` is inside its functions). The generated names are
 kept beside them, since the code runs with those. Scripts without a map, and anonymous
-functions, keep their names.
+functions, keep their names. Async frames name their functions too, found from their places
+(`mapped_scripts.stack_function_name`, as console stacks do).
 
 The other way round, an original name in an expression evaluated in a frame becomes the
 generated name that stands for it there (`generated_names`): the first scope of the chain,
@@ -16,7 +19,9 @@ innermost first, holding a variable the map names so in the paused file, or one 
 the name. A name with nothing left by it is refused, never looked up further out: when the
 paused function declared it (the variable further out is another one), when the paused file
 declares it anywhere (out of scope here, or removed), or when only the window's named access
-would answer it (``total`` → the element with id "total").
+would answer it (``total`` → the element with id "total"). A variable further out that a
+variable of the same generated name further in hides (a minifier's ``t`` for both ``store``
+and ``amount``) is refused too, naming both: the frame would read the other one.
 """
 
 from __future__ import annotations
@@ -24,9 +29,14 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import replace
 
-from cdpilot.browser.debugger.debugger_facts import Frame, Location, Pause, Scope
-from cdpilot.browser.debugger.frame_expressions import OriginalDeclarations, offset_of, original_declarations
-from cdpilot.browser.debugger.mapped_scripts import MappedScripts
+from cdpilot.browser.debugger.debugger_facts import AsyncFrame, Frame, Location, Pause, Scope
+from cdpilot.browser.debugger.frame_expressions import (
+    OriginalDeclarations,
+    offset_of,
+    original_declarations,
+    own_level,
+)
+from cdpilot.browser.debugger.mapped_scripts import MappedScripts, stack_function_name
 from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.own_scripts import own_function, page_script
 from cdpilot.browser.sourcemaps.source_map import SourceMap, function_name, identifier_renames
@@ -34,6 +44,8 @@ from cdpilot.cdp import CdpSession
 from cdpilot.errors import ArgumentError, FieldProblem, StateError
 
 MAX_CACHED_SCOPES = 64  # a scope's renames are kept: a module's closure spans the whole bundle
+MAX_CACHED_ASYNC_NAMES = 256  # async frames' original names, by place
+TOP_SCOPES = ("module", "script", "eval")  # the code they span is no function's own
 FUNCTION_SCOPES = ("local", "closure")  # a function's own scope: it starts at the function's parameters
 OWN_SCOPES = ("block", "local", "catch", "with")  # the paused function's: any other scope is further out
 VARIABLES_HINT = "{tool:debugger_get_call_stack} lists the frame's variables under both names."
@@ -48,6 +60,7 @@ class OriginalNames:
         self._scripts = scripts
         self._maps = maps
         self._renames: OrderedDict[ScopeKey, dict[str, str]] = OrderedDict()
+        self._async_names: OrderedDict[tuple[str, int, int, str], str | None] = OrderedDict()
         self._last: tuple[Pause, Pause] | None = None  # a pause as reported, and as annotated
         self._session: CdpSession | None = None
 
@@ -59,6 +72,7 @@ class OriginalNames:
         """The page's scripts are gone (a navigation, another page): their ids may come back
         for other code."""
         self._renames.clear()
+        self._async_names.clear()
         self._last = None
 
     async def annotate(self, pause: Pause) -> Pause:
@@ -69,7 +83,12 @@ class OriginalNames:
         if self._last is not None and self._last[0] is pause:
             return self._last[1]
         mapped = await self._maps.annotate(pause)
-        annotated = replace(mapped, frames=tuple([await self._named(frame) for frame in mapped.frames]))
+        segments = [
+            replace(segment, frames=tuple([await self._named_async(frame) for frame in segment.frames]))
+            for segment in mapped.async_segments
+        ]
+        frames = tuple([await self._named(frame) for frame in mapped.frames])
+        annotated = replace(mapped, frames=frames, async_segments=tuple(segments))
         self._last = (pause, annotated)
         return annotated
 
@@ -87,9 +106,14 @@ class OriginalNames:
             self._renames.move_to_end(key)
             return self._renames[key]
         lines = await self._scripts.lines_of(start.script_id)
-        named = source_map.named_positions(self._scripts.position(start), self._scripts.position(end))
-        found = identifier_renames("\n".join(lines), named)
-        renames = {generated: original for generated, original in found.items() if generated != original}
+        first, last = self._scripts.position(start), self._scripts.position(end)
+        named = source_map.named_positions(first, last)
+        text = "\n".join(lines)
+        found = identifier_renames(text, named)
+        # Where a letter stands for several names over the whole span (a minified module's or
+        # closure's), it may still stand for one at the scope's own level.
+        own = identifier_renames(text, own_level(lines, first, last, named, function=scope.kind not in TOP_SCOPES))
+        renames = {generated: original for generated, original in {**own, **found}.items() if generated != original}
         self._renames[key] = renames
         if len(self._renames) > MAX_CACHED_SCOPES:
             self._renames.popitem(last=False)
@@ -133,6 +157,18 @@ class OriginalNames:
             named.append(replace(scope, original_name=original) if original is not None else scope)
         return tuple(reversed(named))
 
+    async def _named_async(self, frame: AsyncFrame) -> AsyncFrame:
+        """An async frame with its function's original name, found from its place (it has no
+        function start); kept per place, since every pause of an async chain repeats them."""
+        where = frame.location
+        key = (where.script_id, where.line, where.column, frame.function_name)
+        if key not in self._async_names:
+            self._async_names[key] = await stack_function_name(self._maps, frame, where)
+            if len(self._async_names) > MAX_CACHED_ASYNC_NAMES:
+                self._async_names.popitem(last=False)
+        name = self._async_names[key]
+        return replace(frame, original_name=name) if name is not None else frame
+
     async def _function_name(self, generated: str, start: Location) -> str | None:
         source_map = await self._maps.map_for(start.script_id) if generated else None
         if source_map is None:
@@ -157,7 +193,7 @@ class _FrameLookup:
         self._declarations: OriginalDeclarations | None = None
 
     async def generated(self, name: str) -> str:
-        for scope in self._frame.scopes:
+        for depth, scope in enumerate(self._frame.scopes):
             found = None if scope.is_global else await self._in_scope(scope, name)
             if found is None:
                 continue
@@ -168,8 +204,24 @@ class _FrameLookup:
                     f"it at this pause: it was inlined or removed (the {found} further out is another {name}).",
                     suggestion=f"Evaluate what it was computed from, or step to where it is used. {VARIABLES_HINT}",
                 )
+            await self._not_hidden(name, found, scope, self._frame.scopes[:depth])
             return found
         return await self._unbound(name)
+
+    async def _not_hidden(self, name: str, found: str, scope: Scope, inner: tuple[Scope, ...]) -> None:
+        """Refuse `name` when the variable `found` of an outer `scope` stands for it, but a
+        scope further in has a variable of the same generated name, which the frame would
+        read instead (a minifier gives one letter to both)."""
+        for other in inner:
+            if not other.is_global and found in await self._variables_of(other):
+                what = (await self._names.renames(other)).get(found)
+                other_name = f"{found} ({what})" if what else found
+                raise StateError(
+                    f"{name} is {found} in the bundle's {scope.kind} scope, but this frame's {other.kind} scope has "
+                    f"another {other_name}, which hides it: evaluated here, {found} would be that one.",
+                    suggestion=f"Read {name} in the {scope.kind} scope's list, or evaluate it in a frame further out "
+                    f"where nothing hides it. {VARIABLES_HINT}",
+                )
 
     async def _in_scope(self, scope: Scope, name: str) -> str | None:
         """The variable of `scope` that stands for `name` in the paused file, if any."""

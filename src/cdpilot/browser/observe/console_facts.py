@@ -25,6 +25,7 @@ class StackFrame:
     column: int  # 1-based
     script_id: str = ""
     original: OriginalPlace | None = None  # where a source map says it came from
+    original_name: str | None = None  # the function's name in the original source, when a map renames it
 
 
 @dataclass(frozen=True)
