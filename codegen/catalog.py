@@ -18,6 +18,7 @@ VENDOR_KEY = "x-cdpilot"
 MODES = ("smart", "legacy")  # the one list of tool modes: the generated `Mode` type is made from it
 RESOLVERS = ("active_connection",)  # default-argument resolvers a schema may name in x-cdpilot.defaults
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+SHORT_KEY = "short"  # a parameter's ``x-cdpilot.short``: what smart mode says of it instead of its description
 
 
 class SchemaFileError(Exception):
@@ -160,6 +161,11 @@ class SmartTool:
         return str(self.meta.get("discriminator", "action"))
 
     @property
+    def discriminator_description(self) -> str:
+        """What the discriminator parameter says in tools/list (the actions form declares it)."""
+        return str(self.meta.get("discriminator_description", ""))
+
+    @property
     def actions(self) -> dict[str, str]:
         return dict(self.meta.get("actions", {}))
 
@@ -257,6 +263,27 @@ def resolve_refs(node: Any, path: Path, documents: _Documents, depth: int = 0) -
 
 
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def smart_description(prop: Any) -> str:
+    """What smart mode says of a parameter: its short form (``"x-cdpilot": {"short": ...}`` beside
+    its description, for a description too long for smart mode's budget), else its description;
+    a fragment, without the final full stop. Legacy mode and the docs keep the description itself."""
+    if not isinstance(prop, dict):
+        return ""
+    vendor = prop.get(VENDOR_KEY)
+    short = vendor.get(SHORT_KEY) if isinstance(vendor, dict) else None
+    text = str(short if short is not None else prop.get("description", "")).strip()
+    return text[:-1] if text.endswith(".") and not text.endswith("..") else text
+
+
+def plain(properties: dict[str, Any]) -> dict[str, Any]:
+    """Parameter schemas without their ``x-cdpilot`` (the short form): what a client or the
+    model generator sees."""
+    return {
+        name: {k: v for k, v in schema.items() if k != VENDOR_KEY} if isinstance(schema, dict) else schema
+        for name, schema in properties.items()
+    }
 
 
 def load_catalog(root: Path) -> Catalog:

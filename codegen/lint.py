@@ -17,10 +17,12 @@ from codegen.catalog import (
     MODES,
     NAME_PATTERN,
     RESOLVERS,
+    SHORT_KEY,
     VENDOR_KEY,
     Catalog,
     GranularTool,
     SmartTool,
+    smart_description,
     smart_names,
 )
 from codegen.keywords import unenforced_keywords
@@ -32,7 +34,10 @@ from codegen.smart import choose_route, input_schema, merged_properties, omitted
 SMART_TOOL_BUDGET = 20
 # Characters of the smart tools/list result as compact JSON: what the product promises. A new
 # ability fits by folding into an existing tool as an action, with parameters shared by name.
-SMART_PAYLOAD_BUDGET = 12_000
+SMART_PAYLOAD_BUDGET = 16_000
+# Characters of one parameter's description in smart mode: a few words, or one clause. A longer
+# description stays for legacy mode and the docs, with a short form beside it (x-cdpilot.short).
+SMART_DESCRIPTION_MAX = 60
 
 _GRANULAR_KEYS = {
     "$schema",
@@ -45,7 +50,7 @@ _GRANULAR_KEYS = {
 }
 _SMART_KEYS = {"$schema", "description", "examples", "properties"}
 _GRANULAR_META = {"group", "modes", "annotations", "defaults"}
-_ACTIONS_FORM = ("actions", "discriminator", "default_action")
+_ACTIONS_FORM = ("actions", "discriminator", "default_action", "discriminator_description")
 _SMART_META = {"group", *_ACTIONS_FORM, "routes", "annotations", "omit"}
 
 
@@ -101,6 +106,8 @@ def _granular(tool: GranularTool) -> Iterator[tuple[str, str]]:
     if tool.resolved.get("additionalProperties") is not False:
         yield "additional-properties", 'the input schema must set "additionalProperties": false'
     yield from _property_rules(tool.properties)
+    if "smart" in tool.modes:
+        yield from _smart_descriptions(tool.properties)
     for name in tool.required:
         if name not in tool.properties:
             yield "required", f"required property {name!r} is not declared"
@@ -126,8 +133,41 @@ def _property_rules(properties: dict[str, Any]) -> Iterator[tuple[str, str]]:
             yield "property-name", f"property {prop!r} must be lower_snake"
         if not isinstance(schema, dict) or not str(schema.get("description", "")).strip():
             yield "property-description", f"property {prop!r} needs a description"
-        for message in unenforced_keywords(prop, schema):
+        vendor = schema.get(VENDOR_KEY) if isinstance(schema, dict) else None
+        if vendor is not None:
+            yield from _short_form(prop, vendor, schema.get("description"))
+        documented = {k: v for k, v in schema.items() if k != VENDOR_KEY} if isinstance(schema, dict) else schema
+        for message in unenforced_keywords(prop, documented):
             yield "keyword", message
+
+
+def _short_form(prop: str, vendor: Any, description: Any) -> Iterator[tuple[str, str]]:
+    """A parameter's x-cdpilot: only its short form for smart mode, which must differ from the description."""
+    short = vendor.get(SHORT_KEY) if isinstance(vendor, dict) else None
+    if not isinstance(vendor, dict) or set(vendor) != {SHORT_KEY} or not isinstance(short, str) or not short.strip():
+        yield "property-short", f'property {prop!r}: x-cdpilot must be {{"short": "<its description in a few words>"}}'
+    elif short == description:
+        yield "property-short", f"property {prop!r}: x-cdpilot.short repeats the description; drop it"
+
+
+def _smart_descriptions(properties: dict[str, Any], discriminator: str | None = None) -> Iterator[tuple[str, str]]:
+    """Smart mode describes every parameter, each in at most SMART_DESCRIPTION_MAX characters. A
+    property without a description is reported on its own file (property-description); the
+    discriminator, which the smart tool declares, here."""
+    for prop, schema in properties.items():
+        text = smart_description(schema)
+        if not text and prop == discriminator:
+            yield (
+                "smart-description",
+                f"smart parameter {prop!r} has no description (give it x-cdpilot.discriminator_description)",
+            )
+        elif len(text) > SMART_DESCRIPTION_MAX:
+            yield (
+                "smart-description",
+                f"smart parameter {prop!r} is described in {len(text)} characters; smart mode takes at most "
+                f"{SMART_DESCRIPTION_MAX} (put a shorter form beside the description: "
+                '"x-cdpilot": {"short": "..."})',
+            )
 
 
 def _annotations(value: Any, *, full: bool) -> Iterator[tuple[str, str]]:
@@ -231,7 +271,9 @@ def _built(catalog: Catalog, tool: SmartTool, members: str) -> Iterator[tuple[st
             ),
         )
     yield from _omit(catalog, tool)
-    yield from _examples(tool.raw.get("examples"), input_schema(catalog, tool))
+    schema = input_schema(catalog, tool)
+    yield from _smart_descriptions(schema["properties"], None if tool.uses_routes else tool.discriminator)
+    yield from _examples(tool.raw.get("examples"), schema)
     for index, example in enumerate(tool.raw.get("examples") or []):
         routed = _as_granular_call(tool, example) if isinstance(example, dict) else None
         if routed is not None and routed[0] in catalog.granular:

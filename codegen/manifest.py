@@ -1,9 +1,10 @@
 """The exact tools/list payload of each mode, as clients receive it, and the group(s) of each tool.
 
-Legacy mode documents every parameter. Smart mode is the lean mode (its tools/list
-within 12,000 characters): its schemas keep every constraint, so they refuse exactly what the
-server refuses, but drop each property's ``description`` and ``default``; the smart tool's own
-description says what the names and types do not.
+Legacy mode documents every parameter in full. Smart mode is the lean mode (its tools/list
+within the budget of ``codegen.lint``): its schemas keep every constraint, so they refuse exactly
+what the server refuses, drop each property's ``default``, and describe each property in a few
+words: its short form (``x-cdpilot.short``) where its description is longer than that, else the
+description itself. The smart tool's own description says what each action is for.
 """
 
 from __future__ import annotations
@@ -11,15 +12,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from codegen.catalog import Catalog, legacy_names, smart_names
+from codegen.catalog import VENDOR_KEY, Catalog, legacy_names, plain, smart_description, smart_names
 from codegen.smart import derived_annotations, input_schema, targets
 
 # The MCP spec's value for an absent hint: sending it again only costs tokens.
 MCP_HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
 # Hints MCP defines only for tools that write ("meaningful only when readOnlyHint == false").
 WRITE_HINTS = ("destructiveHint", "idempotentHint")
-# Keywords that document a property without constraining it (JSON Schema validates neither).
-_DOC_KEYWORDS = ("description", "default")
+# Keywords that document a property without constraining it (JSON Schema validates neither);
+# smart mode sends a short description in their place.
+_DOC_KEYWORDS = ("description", "default", VENDOR_KEY)
 
 
 def manifest(catalog: Catalog, mode: str) -> list[dict[str, Any]]:
@@ -42,6 +44,8 @@ def manifest(catalog: Catalog, mode: str) -> list[dict[str, Any]]:
             schema.pop("required", None)
         if mode == "smart":
             schema = {**schema, "properties": {k: _lean(v) for k, v in schema["properties"].items()}}
+        elif "properties" in schema:
+            schema = {**schema, "properties": plain(schema["properties"])}
         tool_entry = {"name": name, "description": description, "inputSchema": schema}
         hints = _telling(hints)
         tools.append({**tool_entry, "annotations": hints} if hints else tool_entry)
@@ -60,12 +64,14 @@ def _telling(hints: dict[str, Any]) -> dict[str, Any]:
 
 
 def _lean(prop: dict[str, Any]) -> dict[str, Any]:
-    """A property as smart mode sends it: exactly as strict, and shorter. Documentation goes (JSON
-    Schema validates neither keyword), and so does a ``type`` that an all-string enum implies."""
+    """A property as smart mode sends it: exactly as strict, and shorter. The description is the
+    short one (`smart_description`), the default goes (JSON Schema validates neither keyword), and
+    so does a ``type`` that an all-string enum implies."""
     lean = {k: v for k, v in prop.items() if k not in _DOC_KEYWORDS}
     if lean.get("type") == "string" and all(isinstance(value, str) for value in lean.get("enum", [None])):
         del lean["type"]
-    return lean
+    description = smart_description(prop)
+    return {**lean, "description": description} if description else lean
 
 
 def payload(catalog: Catalog, mode: str) -> str:

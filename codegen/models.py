@@ -30,7 +30,7 @@ from datamodel_code_generator.enums import DataModelType
 from datamodel_code_generator.format import Formatter
 
 from codegen import HEADER, PACKAGE
-from codegen.catalog import Catalog, SmartTool
+from codegen.catalog import Catalog, SmartTool, plain
 from codegen.keywords import ANNOTATIONS
 
 MODELS_PACKAGE = f"{PACKAGE}/models"
@@ -41,7 +41,10 @@ def model_modules(catalog: Catalog) -> dict[str, dict[str, dict[str, Any]]]:
     declares them (the group's tools by name, then the routing models of its smart tools)."""
     modules: dict[str, dict[str, dict[str, Any]]] = {}
     for tool in sorted(catalog.granular.values(), key=lambda t: t.name):
-        modules.setdefault(tool.meta["group"], {})[tool.model_name] = tool.resolved
+        schema = tool.resolved  # without the short forms of smart mode, which no model needs
+        if "properties" in schema:
+            schema = {**schema, "properties": plain(schema["properties"])}
+        modules.setdefault(tool.meta["group"], {})[tool.model_name] = schema
     for smart in sorted(catalog.smart.values(), key=lambda t: t.name):
         if smart.own_properties:
             modules.setdefault(smart.meta["group"], {})[smart.routing_model_name] = _routing_schema(smart)
@@ -150,7 +153,7 @@ def _routing_schema(smart: SmartTool) -> dict[str, Any]:
     return {
         "type": "object",
         "description": f"The router-own arguments of {smart.name}, consumed before routing.",
-        "properties": smart.own_properties,
+        "properties": plain(smart.own_properties),
         "additionalProperties": False,
     }
 

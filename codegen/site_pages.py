@@ -154,9 +154,6 @@ def _granular_doc(catalog: Catalog, tool: GranularTool) -> ToolDoc:
 def _smart_doc(catalog: Catalog, tool: SmartTool) -> ToolDoc:
     members = _members(catalog, tool)  # (label, granular tool) per action or route
     schema = input_schema(catalog, tool)
-    if not tool.uses_routes:  # the wire may leave the discriminator undescribed; a reader needs a word
-        props = schema["properties"]
-        props[tool.discriminator] = {"description": "The action to run.", **props[tool.discriminator]}
     merged, _ = merged_properties(catalog, tool)
     resolvers = {prop: r for _, granular in members for prop, r in granular.defaults.items()}
     annotations = derived_annotations(catalog, tool)

@@ -61,8 +61,11 @@ def input_schema(catalog: Catalog, tool: SmartTool) -> dict[str, Any]:
     if tool.uses_routes:
         props = {**tool.own_properties, **props}
     else:
-        # What each action does is said once, in the smart tool's own description (token budget).
+        # What each action does is said once, in the smart tool's own description (token budget);
+        # the discriminator's own description is x-cdpilot.discriminator_description.
         discriminator: dict[str, Any] = {"type": "string", "enum": list(tool.actions)}
+        if tool.discriminator_description:
+            discriminator["description"] = tool.discriminator_description
         if tool.default_action is not None:
             discriminator["default"] = tool.default_action
         props = {tool.discriminator: discriminator, **props}

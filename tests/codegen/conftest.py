@@ -50,6 +50,7 @@ SMART: dict[str, Any] = {
     "x-cdpilot": {
         "group": "dom",
         "discriminator": "action",
+        "discriminator_description": "What to do.",
         "actions": {"probe": "dom_probe"},
         "annotations": {},
     },

@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from codegen.catalog import load_catalog
-from codegen.lint import SMART_PAYLOAD_BUDGET, SMART_TOOL_BUDGET
+from codegen.lint import SMART_DESCRIPTION_MAX, SMART_PAYLOAD_BUDGET, SMART_TOOL_BUDGET
 from codegen.manifest import payload
 from codegen.schema_check import schema_error
 from tests.codegen.conftest import PROBE, SMART, SchemaTree, findings
@@ -165,3 +165,65 @@ def test_a_schema_check_holds_for_any_prose_and_still_types_it() -> None:
     assert schema_error({"type": "string", "description": "Another text."}) is None
     assert schema_error({"type": "string", "description": 5}) == "5 is not of type 'string'"
     assert schema_error({"type": "strin", "title": "T."}) == "'strin' is not valid under any of the given schemas"
+
+
+def test_a_smart_parameter_without_a_description_is_refused(tree: SchemaTree) -> None:
+    tree.tool("dom_probe")
+    meta = SMART_META()
+    del meta["discriminator_description"]
+    tree.smart("dom", **{"x-cdpilot": meta})
+    assert findings(tree) == [
+        "schemas/smart/dom.json: [smart-description] smart parameter 'action' has no description "
+        "(give it x-cdpilot.discriminator_description)"
+    ]
+
+
+def test_a_smart_parameter_described_at_length_needs_a_short_form(tree: SchemaTree) -> None:
+    props = copy.deepcopy(PROBE["properties"])
+    props["limit"]["description"] = "At most this many elements, counted in document order across every frame."
+    tree.tool("dom_probe", properties=props)
+    tree.smart("dom")
+    assert findings(tree) == [
+        "schemas/smart/dom.json: [smart-description] smart parameter 'limit' is described in 72 characters; "
+        f"smart mode takes at most {SMART_DESCRIPTION_MAX} "
+        '(put a shorter form beside the description: "x-cdpilot": {"short": "..."})'
+    ]
+    props["limit"]["x-cdpilot"] = {"short": "Max elements."}
+    tree.tool("dom_probe", properties=props)
+    assert findings(tree) == []
+
+
+def test_a_granular_tool_in_smart_mode_is_held_to_the_same_length(tree: SchemaTree) -> None:
+    props = copy.deepcopy(PROBE["properties"])
+    props["limit"]["description"] = "x" * (SMART_DESCRIPTION_MAX + 1)
+    tree.tool("dom_probe")
+    tree.tool(
+        "dom_solo",
+        properties=props,
+        **{"x-cdpilot": {**copy.deepcopy(PROBE["x-cdpilot"]), "modes": ["legacy", "smart"]}},
+    )
+    tree.smart("dom")
+    assert findings(tree) == [
+        f"schemas/tools/dom/dom_solo.json: [smart-description] smart parameter 'limit' is described in "
+        f"{SMART_DESCRIPTION_MAX + 1} characters; smart mode takes at most {SMART_DESCRIPTION_MAX} "
+        '(put a shorter form beside the description: "x-cdpilot": {"short": "..."})'
+    ]
+
+
+@pytest.mark.parametrize(
+    ("vendor", "message"),
+    [
+        ({"short": ""}, 'x-cdpilot must be {"short": "<its description in a few words>"}'),
+        ({"short": "Max.", "long": "x"}, 'x-cdpilot must be {"short": "<its description in a few words>"}'),
+        ("Max.", 'x-cdpilot must be {"short": "<its description in a few words>"}'),
+        ({"short": "At most this many."}, "x-cdpilot.short repeats the description; drop it"),
+    ],
+)
+def test_a_short_form_is_one_non_empty_string_other_than_the_description(
+    tree: SchemaTree, vendor: object, message: str
+) -> None:
+    props = copy.deepcopy(PROBE["properties"])
+    props["limit"]["x-cdpilot"] = vendor
+    tree.tool("dom_probe", properties=props)
+    tree.smart("dom")
+    assert findings(tree) == [f"schemas/tools/dom/dom_probe.json: [property-short] property 'limit': {message}"]

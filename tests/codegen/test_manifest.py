@@ -1,4 +1,5 @@
-"""The tools/list payload: legacy documents every parameter; smart is lean but exactly as strict."""
+"""The tools/list payload: legacy documents every parameter in full; smart is lean, describes each
+parameter in a few words, and is exactly as strict."""
 
 from __future__ import annotations
 
@@ -11,8 +12,12 @@ from tests.codegen.conftest import PROBE, SchemaTree
 STATE = {"type": "string", "enum": ["a", "b"], "default": "a", "description": "Which state."}
 
 
-def test_smart_drops_documentation_and_implied_types_and_keeps_every_constraint(tree: SchemaTree) -> None:
-    tree.tool("dom_probe", properties={**copy.deepcopy(PROBE["properties"]), "state": STATE})
+def test_smart_drops_defaults_and_implied_types_shortens_descriptions_and_keeps_every_constraint(
+    tree: SchemaTree,
+) -> None:
+    props = copy.deepcopy(PROBE["properties"])
+    props["limit"]["x-cdpilot"] = {"short": "Max matches."}
+    tree.tool("dom_probe", properties={**props, "state": STATE})
     tree.smart("dom")
     [smart] = manifest(load_catalog(tree.root), "smart")
     assert smart == {
@@ -21,11 +26,13 @@ def test_smart_drops_documentation_and_implied_types_and_keeps_every_constraint(
         "inputSchema": {
             "type": "object",
             "properties": {
-                "action": {"enum": ["probe"]},
-                "selector": {"type": "string", "minLength": 1},
-                "limit": {"type": "integer", "minimum": 1, "maximum": 20},
-                "connection_id": {"type": "string"},
-                "state": {"enum": ["a", "b"]},
+                # x-cdpilot.discriminator_description; then each description without its full stop
+                "action": {"enum": ["probe"], "description": "What to do"},
+                "selector": {"type": "string", "minLength": 1, "description": "CSS selector"},
+                # the short form, not the description
+                "limit": {"type": "integer", "minimum": 1, "maximum": 20, "description": "Max matches"},
+                "connection_id": {"type": "string", "description": "Connection id"},
+                "state": {"enum": ["a", "b"], "description": "Which state"},
             },
             "required": ["action", "selector"],
             "additionalProperties": False,
@@ -36,11 +43,20 @@ def test_smart_drops_documentation_and_implied_types_and_keeps_every_constraint(
 
 
 def test_legacy_keeps_descriptions_defaults_and_types(tree: SchemaTree) -> None:
-    tree.tool("dom_probe", properties={**copy.deepcopy(PROBE["properties"]), "state": STATE})
+    props = copy.deepcopy(PROBE["properties"])
+    props["limit"]["x-cdpilot"] = {"short": "Max matches."}
+    tree.tool("dom_probe", properties={**props, "state": STATE})
     tree.smart("dom")
     [legacy] = manifest(load_catalog(tree.root), "legacy")
     assert legacy["inputSchema"]["properties"]["state"] == STATE
-    assert legacy["inputSchema"]["properties"]["limit"]["description"] == "At most this many."
+    # The full description, and no trace of the short form.
+    assert legacy["inputSchema"]["properties"]["limit"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 20,
+        "default": 5,
+        "description": "At most this many.",
+    }
 
 
 def test_a_tool_whose_hints_are_all_mcp_defaults_sends_no_annotations(tree: SchemaTree) -> None:

@@ -3,8 +3,9 @@
 The fixture (``fixtures/snapshot/schemas``) holds what the generator must carry through:
 ``$ref`` (a shared string, an object inside an array), enums, defaults, bounds (inclusive and
 exclusive), arrays of scalars and of objects, a nested object, a union type, a default
-resolver, a tool in both modes, two groups (a module of models each) and an actions-form
-smart tool with a default action.
+resolver, a tool in both modes, two groups (a module of models each), an actions-form
+smart tool with a default action and a described discriminator, and short forms of
+descriptions for smart mode (``x-cdpilot.short``, on a shared ``$ref`` and on a property).
 
 The expected files are ``fixtures/snapshot/expected/<generated path>.snap`` (the suffix keeps
 linters and the duplicate finder off generated code). After a deliberate change to what

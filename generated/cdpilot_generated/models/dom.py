@@ -8,7 +8,7 @@ from pydantic import ConfigDict, Field, RootModel
 
 class InspectElementArgs(ArgsModel):
     """
-    Ranked stable CSS selectors for an element described by words, text or attributes.
+    CSS selectors for a described element.
     """
 
     model_config = ConfigDict(
@@ -36,7 +36,7 @@ class PageOutlineArgs(ArgsModel):
 
 class QueryElementsArgs(ArgsModel):
     """
-    Describe elements matching a CSS selector (visible ones unless include_hidden).
+    Describe elements matching a CSS selector.
     """
 
     model_config = ConfigDict(
@@ -55,7 +55,7 @@ class Text(RootModel[str]):
 
 class WaitForArgs(ArgsModel):
     """
-    Wait until selector is attached/visible (default)/hidden, or any of texts appears.
+    Wait for an element state or a text.
     """
 
     model_config = ConfigDict(

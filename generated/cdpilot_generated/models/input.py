@@ -8,7 +8,7 @@ from pydantic import ConfigDict, Field, RootModel
 
 class ClickElementArgs(ArgsModel):
     """
-    Real mouse click once actionable; adds page state unless include_context=false.
+    Real mouse click once actionable.
     """
 
     model_config = ConfigDict(

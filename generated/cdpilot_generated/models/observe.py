@@ -8,7 +8,7 @@ from pydantic import ConfigDict, Field
 
 class GetConsoleLogsArgs(ArgsModel):
     """
-    Console messages since the last navigation unless include_previous_pages.
+    The page's console messages.
     """
 
     model_config = ConfigDict(
