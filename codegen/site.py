@@ -28,6 +28,7 @@ from cdpilot.config import CONFIG_ENV
 from cdpilot.errors import ErrorType
 from codegen import GENERATOR_VERSION, site_pages
 from codegen.catalog import MODES, load_catalog
+from codegen.lint import SMART_PAYLOAD_BUDGET, SMART_TOOL_BUDGET
 from codegen.site_markdown import slug, to_html
 from codegen.site_pages import (
     BOOLEAN_WORDS,
@@ -58,6 +59,7 @@ class ModeSummary:
     mode: str
     count: int
     size: int  # characters of the tools/list result, as the server sends it
+    budget: str = ""  # what the lint holds the mode to, as a reader says it (smart mode only)
 
 
 def attach_entries(docs: list[ToolDoc], payloads: Mapping[str, str]) -> list[ModeSummary]:
@@ -73,7 +75,8 @@ def attach_entries(docs: list[ToolDoc], payloads: Mapping[str, str]) -> list[Mod
             )
         for name, entry in entries.items():
             pages[name].entries[mode] = json.dumps(entry, separators=(",", ":"), ensure_ascii=False)
-        summaries.append(ModeSummary(mode, len(entries), len(payloads[mode])))
+        budget = f"at most {SMART_TOOL_BUDGET} tools and {SMART_PAYLOAD_BUDGET:,} characters" if mode == "smart" else ""
+        summaries.append(ModeSummary(mode, len(entries), len(payloads[mode]), budget))
     return summaries
 
 

@@ -139,6 +139,7 @@ def test_entries_come_from_the_payload_and_a_stale_one_is_refused(tree: SchemaTr
     legacy = '{"tools":[{"name":"dom_probe","description":"p"}]}'
     summaries = attach_entries(docs, {"smart": smart, "legacy": legacy})
     assert [(s.mode, s.count, s.size) for s in summaries] == [("smart", 1, len(smart)), ("legacy", 1, len(legacy))]
+    assert [s.budget for s in summaries] == ["at most 20 tools and 16,000 characters", ""]
     assert {doc.name: doc.entries for doc in docs} == {
         "dom": {"smart": '{"name":"dom","description":"d"}'},
         "dom_probe": {"legacy": '{"name":"dom_probe","description":"p"}'},
