@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from codegen.lint import SMART_PAYLOAD_BUDGET
 from codegen.stamp import STAMP_NAME
 
 REPO = Path(__file__).resolve().parents[2]
@@ -30,7 +30,7 @@ PROBE_SCHEMA = {
     "examples": [{}],
     "x-cdpilot": {
         "group": "probe",
-        "modes": ["legacy"],
+        "modes": ["legacy", "smart"],
         "defaults": {"connection_id": "active_connection"},
         "annotations": {
             "readOnlyHint": True,
@@ -106,14 +106,9 @@ def test_an_extra_generated_file_fails_the_check(repo: Path) -> None:
 
 
 def add_probe(repo: Path) -> None:
-    """demo_probe as a new action of the smart target tool: a tool of its own would not fit the
-    smart tools/list budget."""
+    """demo_probe, a tool of its own in both modes, as `make new-tool` starts one."""
     (repo / "schemas/tools/probe").mkdir()
     (repo / "schemas/tools/probe/demo_probe.json").write_text(json.dumps(PROBE_SCHEMA))
-    target = repo / "schemas/smart/target.json"
-    schema = json.loads(target.read_text())
-    schema["x-cdpilot"]["actions"]["probe"] = "demo_probe"
-    target.write_text(json.dumps(schema))
 
 
 def test_missing_extra_and_mistyped_handlers_fail_check_mypy_and_start_up(repo: Path) -> None:
@@ -176,24 +171,118 @@ def session_with_a_broken_table(repo: Path) -> tuple[list[dict[str, object]], in
 
 HANDSHAKE = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "workflow", "version": "0"}}
 
-DEMO_HANDLER = """
-
-async def demo_probe(args: DemoProbeArgs, ctx: ToolContext) -> ToolResult:
-    conn = ctx.connections.get(args.connection_id)
-    return ToolResult(f"demo_probe sees {conn.target_url or 'a blank page'}.")
-"""
+GUIDE = REPO / "CONTRIBUTING.md"
+HANDLER_TABLE = "src/cdpilot/handlers/__init__.py"
+_IMPORT = re.compile(r"^(from \S+ )?import ")
 
 
-def join_interact(repo: Path, name: str) -> None:
-    """Make tool `name` legacy-only and an action of smart mode's `interact`, as CONTRIBUTING says."""
-    schema_path = repo / "schemas/tools/dom" / f"{name}.json"
-    schema = json.loads(schema_path.read_text())
-    schema["x-cdpilot"]["modes"] = ["legacy"]
-    schema_path.write_text(json.dumps(schema, indent=2) + "\n")
-    smart_path = repo / "schemas/smart/interact.json"
-    smart = json.loads(smart_path.read_text())
-    smart["x-cdpilot"]["actions"][name] = name
-    smart_path.write_text(json.dumps(smart, indent=2, ensure_ascii=False) + "\n")
+def worked_example() -> list[tuple[str, str]]:
+    """The fenced blocks of CONTRIBUTING.md's worked example, in order: (language, text)."""
+    guide = GUIDE.read_text(encoding="utf-8")
+    section = guide.split("### Worked example: count_elements\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^```(\w+)\n(.*?)^```$", section, re.MULTILINE | re.DOTALL)
+
+
+def shell_steps(block: str) -> list[tuple[list[str], list[str]]]:
+    """Each ``$ make ...`` of a shell block with the output lines the guide shows for it."""
+    steps: list[tuple[list[str], list[str]]] = []
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            steps.append((line[2:].split(), []))
+        else:
+            steps[-1][1].append(line)
+    return steps
+
+
+def shown(expected: str, output: str) -> bool:
+    """Whether a line the guide shows is in the output; the guide writes … for what varies."""
+    pattern = ".*".join(re.escape(part) for part in expected.split("…"))
+    return re.search(f"^{pattern}$", output, re.MULTILINE) is not None
+
+
+def run_shell_block(repo: Path, block: str) -> None:
+    for argv, lines in shell_steps(block):
+        assert argv[0] == "make", argv
+        done = make(repo, *argv[1:])
+        output = done.stdout + done.stderr
+        fails = any(line.startswith("make: ***") for line in lines)
+        assert (done.returncode != 0) == fails, output
+        for line in lines:
+            if not line.startswith("make: ***"):  # make names its own Makefile line
+                assert shown(line, output), f"{' '.join(argv)} did not print {line!r}:\n{output}"
+
+
+def add_python_block(repo: Path, block: str) -> Path:
+    """A block goes in the file its first line names: imports with the module's imports, the rest
+    at the end. A block that names no file is the handler's entry in HANDLERS."""
+    first, _, rest = block.partition("\n")
+    if not first.startswith("# "):
+        table = repo / HANDLER_TABLE
+        source = table.read_text()
+        assert source.count("\n}\n") == 1, "HANDLERS is the one dict literal of its module"
+        table.write_text(source.replace("\n}\n", "\n" + block + "}\n"))
+        return table
+    path = repo / first[2:].split(":")[0]
+    lines = rest.splitlines()
+    imports = [line for line in lines if _IMPORT.match(line)]
+    body = "\n".join(line for line in lines if not _IMPORT.match(line)).strip("\n")
+    source = path.read_text()
+    head = "from __future__ import annotations\n"
+    assert head in source, path
+    source = source.replace(head, head + "".join(f"{line}\n" for line in imports), 1)
+    path.write_text(source.rstrip("\n") + "\n\n\n" + body + "\n")
+    if imports:  # as the guide says: ruff merges them into the module's own import lines
+        ruff = command(repo, [str(VENV / "bin" / "ruff"), "check", "--fix", "--no-cache", str(path)], 60)
+        assert ruff.returncode == 0, ruff.stdout + ruff.stderr
+    return path
+
+
+def follow_the_worked_example(repo: Path) -> list[Path]:
+    """CONTRIBUTING.md's worked example, block by block as written; returns the files it edited."""
+    blocks = worked_example()
+    assert [language for language, _ in blocks] == ["sh", "json", "sh", *["python"] * 4, "sh", "python"]
+    (_, created), (_, schema), (_, unserved), *code, (_, served), (_, test) = blocks
+    run_shell_block(repo, created)
+    (repo / "schemas/tools/dom/count_elements.json").write_text(schema)
+    run_shell_block(repo, unserved)
+    edited = [add_python_block(repo, text) for _, text in code]
+    run_shell_block(repo, served)
+    edited.append(add_python_block(repo, test))
+    return edited
+
+
+def test_the_worked_example_of_contributing_works_as_written(repo: Path) -> None:
+    before = tree(repo)
+    edited = follow_the_worked_example(repo)
+
+    smart = (repo / "generated/cdpilot_generated/manifests.py").read_text()
+    assert '    \'count_elements\': \'{"name":"count_elements"' in smart  # a smart tool of its own, within budget
+    style = [str(path) for path in edited]
+    for args in (["check", "--no-cache"], ["format", "--check", "--no-cache"]):
+        done = command(repo, [str(VENV / "bin" / "ruff"), *args, *style], 60)
+        assert done.returncode == 0, done.stdout + done.stderr
+    mypy = run(repo, "-m", "mypy", "--cache-dir", str(repo / ".mypy_cache"), timeout=300)
+    assert mypy.returncode == 0, mypy.stdout
+
+    after = tree(repo)
+    changed = sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
+    assert [p for p in changed if not p.startswith(("generated/", ".mypy_cache/"))] == [
+        "schemas/tools/dom/count_elements.json",
+        "src/cdpilot/answers/elements.py",
+        "src/cdpilot/browser/dom/query.py",
+        "src/cdpilot/handlers/__init__.py",
+        "src/cdpilot/handlers/dom.py",
+        "tests/e2e/test_count_elements.py",
+    ]
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(600)
+def test_the_worked_example_passes_its_tests_in_both_modes(repo: Path) -> None:
+    follow_the_worked_example(repo)
+    done = run(repo, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/e2e/test_count_elements.py", timeout=300)
+    assert done.returncode == 0, done.stdout
+    assert "4 passed" in done.stdout  # the stub's example and the guide's test, each in both modes
 
 
 def tree(repo: Path) -> dict[str, bytes]:
@@ -202,48 +291,3 @@ def tree(repo: Path) -> dict[str, bytes]:
         for p in sorted(repo.rglob("*"))
         if p.is_file() and "__pycache__" not in p.parts
     }
-
-
-@pytest.mark.browser
-@pytest.mark.timeout(600)
-def test_new_tool_generate_check_then_a_handler_is_the_whole_loop(repo: Path) -> None:
-    before = tree(repo)
-    created = make(repo, "new-tool", "NAME=demo_probe", "GROUP=dom")
-    assert created.returncode == 0, created.stderr
-    assert "wrote schemas/tools/dom/demo_probe.json\nwrote tests/e2e/test_demo_probe.py\n" in created.stdout
-    full = make(repo, "generate")  # smart mode's tools/list is full: a new tool joins a smart tool's actions
-    assert full.returncode != 0 and f"characters; the budget is {SMART_PAYLOAD_BUDGET}" in full.stderr, full.stderr
-    join_interact(repo, "demo_probe")
-    generated = make(repo, "generate")
-    assert generated.returncode == 0, generated.stderr
-    assert "'demo_probe': TOOLS['demo_probe']" in (repo / "generated/cdpilot_generated/catalog.py").read_text()
-
-    unserved = make(repo, "check-generated")
-    assert unserved.returncode != 0
-    assert "handler check: demo_probe: no handler" in unserved.stderr
-    stub = run(repo, "-m", "pytest", "-q", "tests/e2e/test_demo_probe.py", timeout=240)
-    assert stub.returncode == 1, stub.stdout
-    assert "demo_probe: no handler" in stub.stdout
-
-    handlers = repo / "src/cdpilot/handlers/dom.py"
-    source = handlers.read_text().replace(
-        "from cdpilot_generated.models import ", "from cdpilot_generated.models import DemoProbeArgs, "
-    )
-    handlers.write_text(source + DEMO_HANDLER)
-    table = repo / "src/cdpilot/handlers/__init__.py"
-    table.write_text(table.read_text().replace("}\n", '    "demo_probe": dom.demo_probe,\n}\n'))
-
-    served = make(repo, "check-generated")
-    assert served.returncode == 0, served.stderr
-    stub = run(repo, "-m", "pytest", "-q", "tests/e2e/test_demo_probe.py", timeout=240)
-    assert stub.returncode == 0, stub.stdout
-    assert "2 passed" in stub.stdout
-    after = tree(repo)
-    changed = sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
-    assert [p for p in changed if not p.startswith("generated/")] == [
-        "schemas/smart/interact.json",
-        "schemas/tools/dom/demo_probe.json",
-        "src/cdpilot/handlers/__init__.py",
-        "src/cdpilot/handlers/dom.py",
-        "tests/e2e/test_demo_probe.py",
-    ]
