@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cdpilot_generated import manifests
 
 from cdpilot import __version__
 from cdpilot.cli import select_mode
@@ -88,6 +89,9 @@ def test_help_is_written_for_users() -> None:
         assert option.flag_name in text
         assert option.env_name in text
     assert '"mcpServers"' in text
+    # Counted from the generated catalog, so they never go stale.
+    smart, legacy = manifests.SMART_TOOL_COUNT, manifests.LEGACY_TOOL_COUNT
+    assert f"Tool modes: smart serves {smart} consolidated tools, legacy {legacy} granular ones." in text
     for internal in ("SPEC", "ARCHITECTURE", "§"):
         assert internal not in text
 

@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
         description=__doc__,
         epilog="\n".join(
             [
+                f"Tool modes: smart serves {manifests.SMART_TOOL_COUNT} consolidated tools, legacy "
+                f"{manifests.LEGACY_TOOL_COUNT} granular ones.",
+                "",
                 "Every flag is also an environment variable and a key of --config FILE (a JSON object;",
                 "cdpilot --config-schema prints its JSON Schema). A flag wins over a variable, a variable",
                 "over the file.",

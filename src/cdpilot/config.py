@@ -132,7 +132,7 @@ SERVER = "Server"
 HTTP = "HTTP transport (--transport http)"
 
 OPTIONS: tuple[Option, ...] = (
-    Option("mode", "string", TOOLS, "tool mode: smart (20 consolidated tools) or legacy (granular tools)",
+    Option("mode", "string", TOOLS, "tool mode: smart (consolidated tools) or legacy (granular tools)",
            default="smart", choices=("smart", "legacy")),
     Option("tools", "list", TOOLS, "serve only these tools or groups (comma-separated)", default=(),
            metavar="NAMES"),
