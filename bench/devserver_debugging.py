@@ -9,9 +9,11 @@ source's path with an inline map). Needs the apps installed (`make devapps`).
    binds; the figure is the time from ``Debugger.scriptParsed`` of ``/src/cart.ts`` to the reply
    of the ``Debugger.setBreakpointByUrl`` that binds it there, both seen on the same connection
    (the command is timed by wrapping `CdpConnection.send_command` for the section).
+   Each such first load is also timed against a load with no breakpoint: modules with a map are
+   held before they run only until the breakpoint has bound.
 2. Reload cost of holding scripts: ``Page.reload`` to ``Page.loadEventFired``, the debugger on in
-   both arms, with that breakpoint (every module with a map is held until its map is loaded) and
-   without (none is). Arms turn about (ABBA), each after a warm-up reload; the figures are the
+   both arms, with that breakpoint (bound already, so nothing is held: the browser binds it again
+   by URL) and without. Arms turn about (ABBA), each after a warm-up reload; the figures are the
    difference of the medians and their ratio. The reloads with the breakpoint also time its
    binding when it is kept over a reload (``Debugger.breakpointResolved``: the browser binds a
    breakpoint set by URL again by itself).
@@ -179,15 +181,18 @@ async def _the_breakpoint(conn: BrowserConnection) -> Breakpoint:
 
 async def _bind_rounds(conn: BrowserConnection, server: DevServer, line: int, timeline: Timeline) -> dict[str, Any]:
     debugger = conn.features.debugger
-    times, own, held = [], [], []
+    times, own, held, loads, plain_loads = [], [], [], [], []
     for _ in range(BIND_ROUNDS):
         if debugger.enabled:
             await debugger.disable()
         await _load(conn.page, "about:blank")
         await debugger.enable()
+        plain_loads.append(await _load(conn.page, server.url + "/"))  # no breakpoint: nothing held
+        await _app_ready(conn.page)
+        await _load(conn.page, "about:blank")
         await _set(conn, line)
         timeline.reset()
-        await _load(conn.page, server.url + "/")
+        loads.append(await _load(conn.page, server.url + "/"))
         await _app_ready(conn.page)
         live = await _the_breakpoint(conn)
         assert live.kind == "original" and len(live.resolved) == 1, live
@@ -202,6 +207,8 @@ async def _bind_rounds(conn: BrowserConnection, server: DevServer, line: int, ti
         "bind_runs_ms": times,
         "bind_since_own_pause_ms_median": median(own),
         "scripts_held_per_load": median(held),
+        "first_load_with_pending_breakpoint_ms_median": median(loads),
+        "first_load_without_ms_median": median(plain_loads),
     }
 
 
@@ -349,17 +356,19 @@ def report_lines(figures: dict[str, Any]) -> list[str]:
         f"median, {bind['bind_ms_max']:.1f} ms max over {bind['runs']} loads "
         f"(goal ≤ {BIND_GOAL_MS:.0f} ms: median {median_met}, max {max_met})",
         f"    of which {bind['bind_since_own_pause_ms_median']:.1f} ms (median) from its own hold to bound; before "
-        f"that it waits its turn to run (its imports loaded, the modules ahead run, each held: "
-        f"{bind['scripts_held_per_load']:g} scripts held per load)",
+        f"that it waits its turn to run (its imports loaded, the modules ahead run, each held until the breakpoint "
+        f"binds: {bind['scripts_held_per_load']:g} scripts held in that load)",
+        f"  that first load: {bind['first_load_with_pending_breakpoint_ms_median']:.0f} ms, "
+        f"{bind['first_load_without_ms_median']:.0f} ms with no breakpoint "
+        f"({bind['first_load_with_pending_breakpoint_ms_median'] - bind['first_load_without_ms_median']:+.0f} ms)",
         f"  kept over a reload, the browser binds it again by URL {reload['kept_breakpoint_rebind_ms_median']:.1f} ms "
         f"median, {reload['kept_breakpoint_rebind_ms_max']:.1f} ms max after the parse",
         f"  reload to load event, {reload['runs_each']} each, ABBA: with the breakpoint "
         f"{reload['reload_with_breakpoint_ms_median']:.0f} ms, without {reload['reload_without_ms_median']:.0f} ms: "
         f"{reload['added_ms_median']:+.0f} ms, {reload['with_over_without']:.2f}x "
         f"(goal ≤ +{RELOAD_GOAL_MS:.0f} ms: {_verdict(reload['added_ms_median'] <= RELOAD_GOAL_MS)})",
-        f"    {reload['scripts_held_per_reload']:g} scripts held per reload, "
-        f"{reload['held_ms_per_reload_median']:.0f} ms in all from their pause events to cdpilot's resumes answered "
-        "(median); the rest is outside those holds (the browser pausing and resuming)",
+        f"    {reload['scripts_held_per_reload']:g} scripts held per reload (a bound breakpoint holds none: the "
+        f"browser binds it by URL), {reload['held_ms_per_reload_median']:.0f} ms in holds (median)",
     ]
     if "error" in answers:
         return [*lines, f"  pause answers through the server: failed, {answers['error']} (goal: MISSED)"]

@@ -249,3 +249,21 @@ async def test_a_condition_naming_what_the_bundle_left_out_is_refused_naming_it(
     await client.ok("click_element", selector="#add")
     logs = await client.ok("get_console_logs")
     assert f"price 250  @ app/src/cart.ts:{LOOP}" in logs, logs  # where the logpoint is, not its condition
+
+
+@pytest.mark.parametrize("variant", ["esbuild-external", "webpack"])
+async def test_a_breakpoint_on_a_ts_file_binds_again_after_each_reload(
+    debugging: ModeClient, site_url: str, variant: str
+) -> None:
+    """Once bound, it is set again by the bundle's URL on each reload (the browser binds it as
+    the bundle loads, with no hold); it still stops at the TypeScript line every time."""
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/{variant}/")
+    await client.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=LOOP)
+    for _ in range(2):
+        await client.ok("navigate", url=f"{site_url}/{variant}/")
+        paused = await client.ok("click_element", selector="#add")
+        assert f"cart.ts:{LOOP}:" in paused, paused
+        assert "ran on without pausing" in await client.ok("debugger_resume")
+    listed = await client.ok("debugger_list_breakpoints")
+    assert listed.count(f"cart.ts:{LOOP}:") == 1, listed  # one place, in the bundle loaded now

@@ -121,6 +121,11 @@ def no_runtime_code_error(name: str) -> StateError:
     )
 
 
+def file_name(path: str) -> str:
+    """The last part of a path or URL: ``cart.ts`` of ``src/cart.ts``."""
+    return path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+
+
 def origin_of(url: str) -> str:
     """``http://host:port`` of an http(s) URL; "" for any other."""
     found = re.match(r"(https?://[^/?#]+)", url)
@@ -153,7 +158,7 @@ def same_place(spec: BreakpointSpec, url: str | None, url_regex: str | None, lin
 def matching_names(name: str, candidates: list[str]) -> list[str]:
     """Files and scripts that share `name`'s file name: what a breakpoint on an unknown file
     may have meant."""
-    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    base = file_name(name)
     return [candidate for candidate in candidates if matches_path(candidate.split("?", 1)[0], base)]
 
 

@@ -15,9 +15,13 @@ how it binds:
   says so.
 
 A bundle that loads later (after a navigation, or lazily) is stopped before it runs by the
-instrumentation breakpoint ``beforeScriptWithSourceMapExecution``, which is on while any
-breakpoint names a file: its map is loaded, the breakpoints bound, then it goes on. So a
-breakpoint set before the page loads hits on the first run of that code.
+instrumentation breakpoint ``beforeScriptWithSourceMapExecution``, which is on while a
+breakpoint named by file has not yet found a script that has its file: its map is loaded, the
+breakpoints bound, then it goes on. So a breakpoint set before the page loads hits on the first
+run of that code. Each hold costs the browser about 2 ms, and a dev server's page has a module
+with a map per source file, so holding stops once every such breakpoint has found its script:
+a reload binds them again by URL at once, and a script that loads later (a hot update, a lazy
+chunk) is bound as it is parsed, without a hold (code that runs as it loads may run first).
 
 CDP forgets breakpoints when we detach from the session, so what the user asked for
 (`BreakpointSpec`) is kept in the target's `DebugConfig` by `PageDebugger` and set here again
@@ -32,6 +36,7 @@ from typing import Any
 
 from cdpilot.browser.debugger.breakpoint_requests import (
     cdp_condition,
+    file_name,
     line_after_edit,
     no_code_error,
     no_runtime_code_error,
@@ -49,6 +54,7 @@ from cdpilot.browser.debugger.debugger_facts import (
     BreakpointSpec,
     DebugConfig,
     Location,
+    is_library_url,
     short_script_name,
 )
 from cdpilot.browser.debugger.mapped_scripts import MappedScript, MappedScripts
@@ -72,6 +78,7 @@ class LiveBreakpoints:
         self._session: CdpSession | None = None
         self._live: dict[str, Breakpoint] = {}
         self._bound_texts: dict[tuple[str, str], str] = {}  # (our id, original URL) → the text it was bound in
+        self._settled: set[str] = set()  # ids of breakpoints named by file that found their script once
         self._instrumentation_id: str | None = None
 
     def attach(self, session: CdpSession) -> None:
@@ -79,6 +86,7 @@ class LiveBreakpoints:
         self._session = session
         self._live.clear()
         self._bound_texts.clear()
+        self._settled.clear()
         self._instrumentation_id = None
 
     def listed(self) -> list[Breakpoint]:
@@ -155,6 +163,7 @@ class LiveBreakpoints:
                 raise
             if not live.cdp_ids:
                 raise no_code_error(spec, [entry for _, entry in targets])
+            self._settled.add(spec.id)
             return live
         if await self._types_only(name):
             raise no_runtime_code_error(name)
@@ -174,6 +183,29 @@ class LiveBreakpoints:
                 return True
         return False
 
+    def may_bind_in(self, script_id: str) -> bool:
+        """Whether a script held before it runs may hold the file of a breakpoint, decided at
+        once, so that a hold that binds nothing ends at once (a dev server's page holds every
+        module, 40 of them and more, on every reload). No only when its map is known without
+        fetching it (inline, or loaded already) and names none of the files, or, inline, does
+        not even mention their file names."""
+        names = [str(live.spec.url) for live in self._live.values() if live.kind in ("original", "suffix")]
+        loaded = self._maps.loaded(script_id)
+        if loaded is not None:
+            return any(loaded.find_sources(name) for name in names)
+        where = self._maps.map_location(script_id)
+        if where is None or where.text is None:
+            return True  # not reported yet, or a map to fetch: only loading it tells
+        return any(file_name(name) in where.text for name in names)
+
+    def must_hold(self, script_id: str) -> bool:
+        """Whether a script about to run is held until its breakpoints bind: when it may hold
+        the file of one (`may_bind_in`), unless it is a library's (node_modules/, Vite's
+        dependency cache), whose large maps would hold the page while they load: such a one
+        runs at once and binds as its map loads."""
+        info = self._scripts.get(script_id)
+        return self.may_bind_in(script_id) and not (info is not None and is_library_url(info.url))
+
     async def bind_new_script(self, script_id: str) -> None:
         """A script with a source map is about to run: bind the breakpoints that name one of
         its original files (its map is loaded here, before it runs)."""
@@ -186,15 +218,23 @@ class LiveBreakpoints:
             return
         script = MappedScript(script_id, info.url, source_map)
         for live in named:
+            name = str(live.spec.url)
+            if live.kind == "suffix" and url_ends_with(info.url, name) and not source_map.find_sources(name):
+                self._settled.add(live.spec.id)  # it names this generated script itself, which its URL binds
             for entry in source_map.find_sources(str(live.spec.url)):
-                current = await self._followed(self._live.get(live.spec.id, live), entry)
+                started = self._live.get(live.spec.id, live)
+                current = await self._followed(started, entry)
                 if current.kind == "suffix":
                     # It named no original file when set; now one exists. The URL it was set by
                     # also matches this script (Vite serves src/cart.ts compiled at that URL),
                     # whose lines are generated ones: that binding goes, or it would stop twice.
                     await self._remove_from_browser(current.cdp_ids)
                     current = replace(current, kind="original", cdp_ids=(), resolved=(), sources=())
-                self._live[live.spec.id] = await self._bind_original(current, script, entry)
+                bound = await self._bind_original(current, script, entry)
+                self._live[live.spec.id] = bound = self._with_places_bound_meanwhile(bound, started)
+                if bound.cdp_ids:
+                    self._settled.add(live.spec.id)
+        await self._update_instrumentation()
 
     async def _bind_original(
         self, live: Breakpoint, script: MappedScript, entry: SourceEntry, *, refuse_unmapped: bool = False
@@ -239,6 +279,17 @@ class LiveBreakpoints:
         if text is not None:
             self._bound_texts[(spec.id, entry.url)] = text
         return replace(live, cdp_ids=tuple(ids), resolved=tuple(resolved), sources=sources, notes=notes)
+
+    def _with_places_bound_meanwhile(self, bound: Breakpoint, before: Breakpoint) -> Breakpoint:
+        """`bound` with the places the browser reported while it was being bound (it binds a
+        breakpoint set by URL in a script as it loads: `on_resolved` recorded those places in
+        the live breakpoint, which `bound` does not have). `before` is the live breakpoint as
+        the binding began: its places were dropped or kept by the binding on purpose."""
+        latest = self._live.get(bound.spec.id)
+        if latest is None:
+            return bound
+        meanwhile = [where for where in latest.resolved if where not in before.resolved and where not in bound.resolved]
+        return replace(bound, resolved=(*bound.resolved, *meanwhile)) if meanwhile else bound
 
     async def _followed(self, live: Breakpoint, entry: SourceEntry) -> Breakpoint:
         """`live`, moved with its line when `entry`'s text is not the one it was bound in: a
@@ -378,6 +429,7 @@ class LiveBreakpoints:
         for cdp_id in live.cdp_ids:
             await self._require_session().send("Debugger.removeBreakpoint", {"breakpointId": cdp_id})
         del self._live[breakpoint_id]
+        self._settled.discard(breakpoint_id)
         config.breakpoints.pop(breakpoint_id, None)
         await self._update_instrumentation()
         return live.spec
@@ -389,6 +441,7 @@ class LiveBreakpoints:
         session = self._require_session()
         removed = list(self._live.values())
         self._live.clear()
+        self._settled.clear()
         for live in removed:
             for cdp_id in live.cdp_ids:
                 await session.send("Debugger.removeBreakpoint", {"breakpointId": cdp_id})
@@ -412,9 +465,21 @@ class LiveBreakpoints:
         resolved = [await self._maps.original(location) for location in alive]
         return replace(live, resolved=tuple(resolved))
 
+    @property
+    def holding(self) -> bool:
+        """Whether scripts with a map are held before they run (see the module docstring)."""
+        return self._instrumentation_id is not None
+
+    def named_by_file(self) -> bool:
+        """Whether a breakpoint names a file, which a script loaded later may hold."""
+        return any(live.kind in ("original", "suffix") for live in self._live.values())
+
     async def _update_instrumentation(self) -> None:
-        """Stop bundles before they run while a breakpoint names a file (see the module docstring)."""
-        wanted = any(live.kind in ("original", "suffix") for live in self._live.values())
+        """Hold scripts with a map before they run while a breakpoint named by file has not
+        found its script yet (see the module docstring)."""
+        wanted = any(
+            live.kind in ("original", "suffix") and our_id not in self._settled for our_id, live in self._live.items()
+        )
         session = self._require_session()
         if wanted and self._instrumentation_id is None:
             reply = await session.send("Debugger.setInstrumentationBreakpoint", {"instrumentation": INSTRUMENTATION})

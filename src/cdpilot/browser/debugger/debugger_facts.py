@@ -21,7 +21,9 @@ ExceptionState = Literal["none", "uncaught", "all"]
 RunCommand = Literal["resume", "over", "into", "out"]  # how execution was let go on: resume or a step
 StepKind = Literal["over", "into", "out"]
 GLOBAL_SCOPES = ("global", "script")  # they hold the whole page: summarised, never listed
-LIBRARY_PATHS = ("/node_modules/", "/.vite/deps/")  # third-party scripts a dev server serves unmapped
+# Where a dev server serves third-party scripts: node_modules/, Vite's dependency cache and its
+# own runtime modules (/@vite/client, /@react-refresh, /@id/<package>).
+LIBRARY_PATHS = ("/node_modules/", "/.vite/deps/", "/@vite/", "/@react-refresh", "/@id/")
 
 
 @dataclass(frozen=True)
@@ -55,8 +57,7 @@ class Location:
         no map says, a script served from node_modules/ or Vite's dependency cache (.vite/deps/)."""
         if self.original is not None:
             return self.original.library
-        path = self.url.split("?", 1)[0]
-        return any(part in path for part in LIBRARY_PATHS)
+        return is_library_url(self.url)
 
 
 @dataclass(frozen=True)
@@ -253,6 +254,12 @@ def short_script_name(url: str) -> str:
     if "://" in without_query:
         without_query = without_query.split("://", 1)[1].partition("/")[2]
     return without_query or url or "(anonymous script)"
+
+
+def is_library_url(url: str) -> bool:
+    """Whether a script is third-party by where it is served from (`LIBRARY_PATHS`)."""
+    path = url.split("?", 1)[0]
+    return any(part in path for part in LIBRARY_PATHS)
 
 
 COMPILED_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".jsx", ".vue", ".svelte")

@@ -84,7 +84,7 @@ class PageDebugger:
             {
                 "Debugger.paused": self._run.on_paused,
                 "Debugger.resumed": lambda _: self._run.resumed(),
-                "Debugger.scriptParsed": self.scripts.on_script_parsed,
+                "Debugger.scriptParsed": self._on_script_parsed,
                 "Debugger.breakpointResolved": self._breakpoints.on_resolved,
                 "Runtime.executionContextsCleared": self._on_contexts_cleared,
             },
@@ -103,6 +103,11 @@ class PageDebugger:
             await self._breakpoints.set(spec)
         for trigger in config.triggers.values():
             await self._triggers.set(trigger)
+
+    def _on_script_parsed(self, event: CdpEvent) -> None:
+        self.scripts.on_script_parsed(event)
+        if event.params.get("sourceMapURL"):
+            self._run.on_script_parsed(str(event.params["scriptId"]))
 
     def _on_contexts_cleared(self, _: CdpEvent) -> None:
         """The page navigated: its scripts are gone, and so is a pause in them (no resumed event)."""

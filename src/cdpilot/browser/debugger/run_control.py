@@ -116,7 +116,12 @@ class RunControl:
     def on_paused(self, event: CdpEvent) -> None:
         params = event.params
         if params.get("reason") == "instrumentation":  # a bundle about to run: not a pause of the user's
-            task = asyncio.ensure_future(self._bind_then_run(str((params.get("data") or {}).get("scriptId", ""))))
+            script_id = str((params.get("data") or {}).get("scriptId", ""))
+            if self._breakpoints.must_hold(script_id):
+                task = asyncio.ensure_future(self._bind_then_run(script_id))
+            else:
+                task = asyncio.ensure_future(self._let_run())
+                self._bind_later(script_id)
             self._before_scripts.add(task)
             task.add_done_callback(self._before_scripts.discard)
             return
@@ -153,11 +158,32 @@ class RunControl:
                 break
         return tuple(frames)
 
+    def on_script_parsed(self, script_id: str) -> None:
+        """A script was parsed while no script is held: bind the breakpoints that name its
+        files as it loads (see `breakpoints`); it may already be running meanwhile."""
+        if not self._breakpoints.holding and self._breakpoints.named_by_file():
+            self._bind_later(script_id)
+
+    def _bind_later(self, script_id: str) -> None:
+        """Bind in a script that runs meanwhile, if its map may name a breakpoint's file."""
+        if self._breakpoints.may_bind_in(script_id):
+            task = asyncio.ensure_future(self._bind_unheld(script_id))
+            self._before_scripts.add(task)
+            task.add_done_callback(self._before_scripts.discard)
+
+    async def _bind_unheld(self, script_id: str) -> None:
+        with contextlib.suppress(CdpilotError):  # the page went away mid-way: nothing is left to bind
+            await self._breakpoints.bind_new_script(script_id)
+
     async def _bind_then_run(self, script_id: str) -> None:
         """Bind the breakpoints that name the script's original files, then let it run. A map
         that fails to load is noted by the maps; the script runs on in any case."""
         with contextlib.suppress(CdpilotError):  # the page went away mid-way: nothing is left to bind
             await self._breakpoints.bind_new_script(script_id)
+        await self._let_run()
+
+    async def _let_run(self) -> None:
+        """End a hold of a script before it runs."""
         with contextlib.suppress(CdpilotError):  # the page went away, or was resumed some other way
             await self._require_session().send("Debugger.resume")
 
