@@ -30,7 +30,10 @@ the offending field (must be 100%); valid sets refused by schema validation ("In
 arguments for …"; must be 0) apart from values a handler refused on policy (a javascript:
 URL, a path outside the output directory, an invalid CSS selector), counted as ``policy
 VALIDATION``; unsafe sets skipped (``skipped_unsafe``). Every tool must also answer some
-valid call with success, unless listed in `NEVER_OK` with the reason.
+valid call with success, unless listed in `NEVER_OK` with the reason: a drawn one, or, when the
+draws happened to bring none that could succeed (20 selectors the fuzz made up may all be
+invalid CSS), a plain call: one of suggested values only, or an example its schema documents,
+tried from each precondition in turn (``example_ok``).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -63,6 +67,7 @@ from tests.support.fuzz_calls import (
     mutations,
     names_field,
     quick,
+    suggested_calls,
     unsafe,
     valid_sets,
     with_choices,
@@ -94,6 +99,15 @@ FUZZ_SETTINGS = settings(
 )
 
 
+SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
+
+
+def documented_examples(tool: str) -> list[dict[str, Any]]:
+    """The examples the schema of `tool` (as this mode names it) documents."""
+    found = [*SCHEMAS.glob(f"tools/*/{tool}.json"), *SCHEMAS.glob(f"smart/{tool}.json")]
+    return [example for path in found for example in json.loads(path.read_text()).get("examples", [])]
+
+
 # --- outcomes -----------------------------------------------------------------------------
 
 
@@ -107,6 +121,7 @@ class Figures:
     valid_policy_refused: int = 0
     skipped_unsafe: int = 0
     seconds: float = 0.0
+    example_ok: str | None = None  # the plain call that succeeded, when no drawn call did
     valid_outcomes: Counter[str] = field(default_factory=Counter)
     valid_by_spelling: Counter[str] = field(default_factory=Counter)
     valid_by_precondition: Counter[str] = field(default_factory=Counter)
@@ -270,7 +285,35 @@ def test_every_call_is_answered_and_every_invalid_one_names_its_field(
             note(f"{mutation.kind} of {mutation.field} answered {kind}", args, text)
             restore(contract, args)
 
+    def plain_call_succeeds() -> str | None:
+        """The first call of suggested values, or of the tool's documented examples, that
+        succeeds from some precondition."""
+        plain = [
+            (call_args, variant)
+            for route in routes
+            for variant in with_choices(quick(route))
+            for call_args in suggested_calls(variant, {**stage.suggested(variant.tool), **stage.forced})
+        ]
+        for example in documented_examples(tool):
+            route = next((c for c, ok in zip(routes, route_validators, strict=True) if ok.is_valid(example)), None)
+            if route is not None:  # else an example of another mode's spelling
+                plain.append((example, route))
+        for args, route in plain:
+            if not flat_validator.is_valid(args):
+                continue
+            for precondition in PRECONDITIONS:
+                try:
+                    stage.run(stage.establish(precondition), SETUP_DEADLINE_S)
+                    kind, _ = call(stage.bound(args))
+                finally:
+                    restore(route, args)
+                if kind == "ok":
+                    return f"{json.dumps(args)} ({precondition})"
+        return None
+
     valid()
+    if not figures.valid_outcomes["ok"] and tool not in NEVER_OK:
+        figures.example_ok = plain_call_succeeds()
     invalid()
     figures.seconds = time.monotonic() - started
     PER_TOOL[f"{mode}/{tool}"] = figures.as_report()
@@ -278,7 +321,8 @@ def test_every_call_is_answered_and_every_invalid_one_names_its_field(
     assert figures.failures == [], "\n".join(figures.failures[:10])
     assert figures.crashes == 0 and figures.valid_schema_refused == 0
     assert figures.invalid and figures.invalid_named == figures.invalid
-    assert figures.valid_outcomes["ok"] or tool in NEVER_OK, f"no valid call succeeded: {dict(figures.valid_outcomes)}"
+    succeeded = figures.valid_outcomes["ok"] or figures.example_ok is not None
+    assert succeeded or tool in NEVER_OK, f"no valid call succeeded, nor an example: {dict(figures.valid_outcomes)}"
 
 
 def _totals(per_tool: Collection[dict[str, Any]]) -> dict[str, Any]:

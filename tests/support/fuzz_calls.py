@@ -217,6 +217,29 @@ def fitting(contract: Contract, values: Mapping[str, Collection[object]]) -> dic
     return found
 
 
+def suggested_calls(contract: Contract, suggested: Mapping[str, Collection[object]]) -> list[dict[str, Any]]:
+    """Calls made of suggested values only, which name what the fixture page has: the required
+    parameters alone, then with each optional one that has a suggestion. A required parameter
+    without one takes its constant, its first choice or its largest number (a quick timeout);
+    one with none of these leaves no such call."""
+    hints = fitting(contract, suggested)
+    properties = contract.schema["properties"]
+    base: dict[str, Any] = {}
+    for name in contract.schema.get("required", []):
+        schema = properties.get(name, {})
+        if name in hints:
+            base[name] = hints[name][0]
+        elif "const" in schema:
+            base[name] = schema["const"]
+        elif schema.get("enum"):
+            base[name] = schema["enum"][0]
+        elif "maximum" in schema:
+            base[name] = schema["maximum"]
+        else:
+            return []
+    return [base, *({**base, name: hints[name][0]} for name in properties if name not in base and name in hints)]
+
+
 def valid_sets(
     contract: Contract, suggested: Mapping[str, Collection[object]], forced: Mapping[str, Collection[object]]
 ) -> st.SearchStrategy[tuple[dict[str, Any], str]]:
