@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
+# pytest-xdist workers for make test; each runs whole test files, so a file's servers and browser stay in one
+TEST_WORKERS ?= 2
 .DEFAULT_GOAL := help
 
 .PHONY: help venv chromium generate check-generated check devapps test demo bench docs docs-check new-tool bench-codegen reliability clean
@@ -40,8 +42,8 @@ check: $(INSTALLED) ## ruff and mypy --strict over src, generated, codegen, test
 devapps: $(INSTALLED) ## npm ci the JavaScript dev apps of the e2e tests into ~/.cache/cdpilot/devapps (node/npm from Debian if missing)
 	$(PY) -m tests.support.devapps
 
-test: check chromium devapps ## check, then the whole test suite against a real headless Chromium
-	$(PY) -m pytest -q
+test: check chromium devapps ## check, then the whole test suite against a real headless Chromium (TEST_WORKERS=2 processes)
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 demo: $(INSTALLED) chromium ## launch headless Chromium and drive a bundled page over a real MCP stdio session
 	$(PY) demo/run.py

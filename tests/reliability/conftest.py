@@ -8,6 +8,7 @@ when the session ends, so a run leaves its evidence behind.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import platform
@@ -37,13 +38,24 @@ class Report:
         self.suites.setdefault(suite, {}).update(figures)
 
     def write(self, path: Path) -> None:
-        document = {
-            "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "scale": SCALE,
-            "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
-            "suites": self.suites,
-        }
-        path.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n")
+        """Write the figures; under pytest-xdist each worker ran some of the suites, so the
+        workers of one run (``PYTEST_XDIST_TESTRUNUID``) add theirs to one document, in turn."""
+        run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")
+        with open(path.with_name(path.name + ".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            suites = dict(self.suites)
+            if run and path.exists():
+                earlier = json.loads(path.read_text())
+                if earlier.get("run") == run:
+                    suites = {**earlier.get("suites", {}), **suites}
+            document = {
+                "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                "run": run,
+                "scale": SCALE,
+                "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
+                "suites": suites,
+            }
+            path.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n")
 
 
 @pytest.fixture(scope="session")
