@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cdpilot.server.rate_limit import RateLimit, RateLimitedError, RateLimiter
+from cdpilot.errors import RateLimitedError
+from cdpilot.server.rate_limit import RateLimit, RateLimiter
 
 
 class Clock:

@@ -6,11 +6,21 @@ Every failure a client can see is one of six types (`ErrorType`)::
     ├── BrowserConnectionError        CONNECTION  no browser, browser gone, dead port
     ├── DebuggerDisabledError         DEBUGGER    the debugger is not enabled
     ├── StateError                    STATE       not paused / already paused / not found / dialog open
+    │   ├── DialogOpenError                       a dialog keeps the page from answering
+    │   ├── ExecutionPausedError                  the page is paused in the debugger
+    │   │   └── PausedPageError                   … and was when the call began
+    │   └── NoPageError                           the target has no page (a Node.js process, a worker)
     ├── ArgumentError                 VALIDATION  arguments off-schema, or a value refused
     ├── ExecutionError                EXECUTION   the browser failed the operation
     │   ├── CdpCommandError                       a CDP command answered with an error
-    │   └── CdpTimeoutError                       a CDP command or a wait ran out of time
+    │   ├── CdpTimeoutError                       a CDP command or a wait ran out of time
+    │   ├── SourceMapError                        a source map that cannot be used
+    │   └── RateLimitedError                      too many calls of one tool
     └── (anything else)               UNKNOWN     a bug: never raised on purpose
+
+This module imports nothing of cdpilot: an error that tells of a fact (a dialog, a pause)
+names the few fields its message reads in a protocol of its own here, and the facts modules
+give the fact back typed (`page_facts.dialog_of`, `debugger_facts.pause_of`).
 
 Lower layers raise these classes; websockets and CDP failures are translated into them in
 `cdp/` with ``raise ... from exc``. Only the MCP boundary (`registry.py`) catches,
@@ -35,7 +45,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, ClassVar, TextIO
+from typing import Any, ClassVar, Protocol, TextIO
 
 
 class ErrorType(enum.StrEnum):
@@ -143,6 +153,135 @@ class CdpCommandError(ExecutionError):
 
 class CdpTimeoutError(ExecutionError):
     default_suggestion = "Check that the page is not stuck. A higher {param:timeout_ms} gives it more time."
+
+
+class SourceMapError(ExecutionError):
+    """A source map that cannot be used: unreadable, of another version, or malformed.
+
+    The message names the map and says what is wrong in words a user can act on; the script
+    itself still runs and can still be debugged at its generated lines."""
+
+    default_suggestion = (
+        "Debug the generated script instead (its own lines and columns), or fix the build that wrote the source map."
+    )
+
+
+class RateLimitedError(ExecutionError):
+    """Too many calls of one tool: refused before anything reaches the browser. `limit` is
+    said as it prints (``200 calls per 10 s``)."""
+
+    def __init__(self, tool: str, limit: object, retry_after_s: float) -> None:
+        super().__init__(
+            f"{tool} is over its rate limit ({limit}); the call was not run.",
+            suggestion=f"Wait {retry_after_s:.1f} s before calling {tool} again, or slow the loop down "
+            "(the operator sets the limit with --rate-limit CALLS/SECONDS; 0 turns it off).",
+        )
+
+
+class OpenDialog(Protocol):
+    """What a `DialogOpenError` says of a dialog (`page_facts.DialogInfo` is one)."""
+
+    @property
+    def type(self) -> str: ...  # alert | confirm | prompt | beforeunload
+
+    @property
+    def preview(self) -> str: ...
+
+
+class DialogOpenError(StateError):
+    """A dialog is open (or opened while waiting), so the page cannot answer until it is handled."""
+
+    def __init__(self, dialog: OpenDialog) -> None:
+        if dialog.type == "beforeunload":
+            super().__init__(
+                "The page asks to confirm leaving (its beforeunload dialog is open).",
+                suggestion="Answer it with {tool:handle_dialog}: {param:handle_dialog.accept}=true leaves, "
+                "false stays.",
+            )
+        else:
+            article = "An" if dialog.type[:1] in ("a", "e", "i", "o", "u") else "A"
+            super().__init__(
+                f'{article} {dialog.type} dialog is open: "{dialog.preview}".',
+                suggestion="Accept or dismiss it with {tool:handle_dialog}.",
+            )
+        self.dialog = dialog
+
+
+class _Place(Protocol):
+    @property
+    def label(self) -> str: ...
+
+
+class _StoppedFrame(Protocol):
+    @property
+    def function_name(self) -> str: ...
+
+    @property
+    def original_name(self) -> str | None: ...
+
+    @property
+    def location(self) -> _Place: ...
+
+
+class StoppedExecution(Protocol):
+    """What a pause error says of a pause (`debugger_facts.Pause` is one)."""
+
+    @property
+    def reason(self) -> str: ...
+
+    @property
+    def exception(self) -> str | None: ...
+
+    @property
+    def top(self) -> _StoppedFrame: ...
+
+
+def _thrown(pause: StoppedExecution) -> str:
+    return f": {pause.exception}" if pause.exception else ""
+
+
+class ExecutionPausedError(StateError):
+    """The page is paused in the debugger, so what needs it running cannot go on."""
+
+    def __init__(self, pause: StoppedExecution) -> None:
+        super().__init__(
+            f"Execution is paused ({pause.reason}) at {pause.top.location.label}{_thrown(pause)}.",
+            suggestion="Resume with {tool:debugger_resume} or step with {tool:debugger_step_over}; "
+            "{tool:debugger_get_call_stack} shows the frames.",
+        )
+        self.pause = pause
+
+
+RESUME_FIRST = (
+    "Resume with {tool:debugger_resume} first, then retry (or step with {tool:debugger_step_over}); "
+    "{tool:debugger_get_call_stack} shows the frames."
+)
+
+
+class PausedPageError(ExecutionPausedError):
+    """The page was already paused in the debugger when the call began, and the answer depends on
+    it running: where it stopped (the top frame, in the original source when a map says), what
+    the pause means for this call, and to resume first."""
+
+    def __init__(self, pause: StoppedExecution, consequence: str = "") -> None:
+        top = pause.top
+        name = top.original_name or top.function_name
+        where = top.location.label + (f" in {name}()" if name else "")
+        message = f"Execution is paused ({pause.reason}) at {where}{_thrown(pause)}."
+        message += f" {consequence}" if consequence else ""
+        StateError.__init__(self, message, suggestion=RESUME_FIRST)
+        self.pause = pause
+
+
+class NoPageError(StateError):
+    """The target has no page (a Node.js process, a worker: Runtime and Debugger, no DOM), and
+    the call needs one."""
+
+    def __init__(self, kind: str, needs: str) -> None:
+        super().__init__(
+            f"This {kind} target has no page, and {needs} needs one.",
+            suggestion="List the targets with {tool:list_targets} and switch to a page with {tool:switch_target}.",
+        )
 
 
 @dataclass(frozen=True)

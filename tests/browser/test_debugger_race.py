@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError
 from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.errors import ExecutionPausedError
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 

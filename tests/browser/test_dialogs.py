@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from cdpilot.browser.page.dialogs import DialogOpenError, DialogWatcher
+from cdpilot.browser.page.dialogs import DialogWatcher
 from cdpilot.browser.page.page_facts import DialogInfo
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.errors import StateError
+from cdpilot.errors import DialogOpenError, StateError
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from cdpilot.browser.sourcemaps import SourceMapError, parse_source_map
+from cdpilot.browser.sourcemaps import parse_source_map
 from cdpilot.browser.sourcemaps.vlq_mappings import MAX_NOTED
+from cdpilot.errors import SourceMapError
 from tests.sourcemaps.map_builder import Segment, encode_mappings, map_json
 
 URL = "http://h/dist/app.js.map"

@@ -7,13 +7,8 @@ from urllib.parse import quote
 
 import pytest
 
-from cdpilot.browser.sourcemaps import (
-    SourceMapError,
-    SourceMapLocation,
-    decode_data_url,
-    locate_source_map,
-    resolve_url,
-)
+from cdpilot.browser.sourcemaps import SourceMapLocation, decode_data_url, locate_source_map, resolve_url
+from cdpilot.errors import SourceMapError
 
 MAP = '{"version":3,"sources":["café.ts"],"mappings":"AAAA"}'
 SCRIPT = "http://127.0.0.1:8000/dist/app.js"

@@ -11,11 +11,12 @@ from cdpilot_generated.models import EvaluateJsArgs
 from cdpilot.answers.pages import paused_evaluation_answer
 from cdpilot.answers.pause_bundle import pause_bundle_lines
 from cdpilot.answers.values import evaluation_answer, saved_text, saved_value_answer, stopped_page_script_answer
-from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError
+from cdpilot.browser.debugger.debugger_facts import pause_of
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
 from cdpilot.browser.page.evaluation import evaluate
 from cdpilot.browser.value_facts import INLINE_LIMITS, SAVED_LIMITS, ReadLimits, Value
 from cdpilot.context import ToolContext, ToolResult
+from cdpilot.errors import ExecutionPausedError
 from cdpilot.handlers.common import browser, wants_context
 from cdpilot.output_files import check_output_path, write_output
 
@@ -59,7 +60,7 @@ async def evaluate_js(args: EvaluateJsArgs, ctx: ToolContext) -> ToolResult:
             conn, args.expression, await_promise=args.await_promise, timeout_ms=args.timeout_ms, limits=limits
         )
     except ExecutionPausedError as exc:  # the expression ran into a breakpoint: that is the news
-        snapshot = await take_pause_snapshot(conn, exc.pause, full=wants_context(None, ctx), console_mark=mark)
+        snapshot = await take_pause_snapshot(conn, pause_of(exc), full=wants_context(None, ctx), console_mark=mark)
         lines = pause_bundle_lines(snapshot)
         return ToolResult(paused_evaluation_answer(lines))
     return await value_result(evaluated.value, args.save_to, ctx, stopped_page_s=evaluated.stopped_page_script_after_s)

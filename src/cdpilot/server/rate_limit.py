@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cdpilot.errors import ExecutionError
+from cdpilot.errors import RateLimitedError
 
 
 @dataclass(frozen=True)
@@ -36,17 +36,6 @@ class RateLimit:
 
 
 DEFAULT_RATE_LIMIT = RateLimit(200, 10.0)
-
-
-class RateLimitedError(ExecutionError):
-    """Too many calls of one tool: refused before anything reaches the browser."""
-
-    def __init__(self, tool: str, limit: RateLimit, retry_after_s: float) -> None:
-        super().__init__(
-            f"{tool} is over its rate limit ({limit}); the call was not run.",
-            suggestion=f"Wait {retry_after_s:.1f} s before calling {tool} again, or slow the loop down "
-            "(the operator sets the limit with --rate-limit CALLS/SECONDS; 0 turns it off).",
-        )
 
 
 class RateLimiter:

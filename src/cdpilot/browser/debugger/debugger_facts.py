@@ -15,7 +15,7 @@ from typing import Literal
 
 from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
-from cdpilot.errors import StateError
+from cdpilot.errors import ExecutionPausedError
 
 ExceptionState = Literal["none", "uncaught", "all"]
 RunCommand = Literal["resume", "over", "into", "out"]  # how execution was let go on: resume or a step
@@ -144,16 +144,11 @@ def thrown_text(pause: Pause) -> str:
     return f": {pause.exception}" if pause.exception else ""
 
 
-class ExecutionPausedError(StateError):
-    """The page is paused in the debugger, so what needs it running cannot go on."""
-
-    def __init__(self, pause: Pause) -> None:
-        super().__init__(
-            f"Execution is paused ({pause.reason}) at {pause.top.location.label}{thrown_text(pause)}.",
-            suggestion="Resume with {tool:debugger_resume} or step with {tool:debugger_step_over}; "
-            "{tool:debugger_get_call_stack} shows the frames.",
-        )
-        self.pause = pause
+def pause_of(error: ExecutionPausedError) -> Pause:
+    """The pause an `ExecutionPausedError` tells of, typed (errors.py, a leaf, knows it by a protocol)."""
+    pause = error.pause
+    assert isinstance(pause, Pause), pause
+    return pause
 
 
 @dataclass(frozen=True)

@@ -29,15 +29,9 @@ from cdpilot.browser.sourcemaps.map_cache import SourceMapCache
 from cdpilot.browser.sourcemaps.map_parsing import parse_source_map
 from cdpilot.browser.sourcemaps.map_urls import label, locate_source_map
 from cdpilot.browser.sourcemaps.source_map import SourceMap, function_name
-from cdpilot.browser.sourcemaps.sourcemap_facts import (
-    OriginalPlace,
-    SourceEntry,
-    SourceMapError,
-    SourceMapLocation,
-    split_lines,
-)
+from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace, SourceEntry, SourceMapLocation, split_lines
 from cdpilot.cdp import CdpSession
-from cdpilot.errors import CdpCommandError, CdpTimeoutError
+from cdpilot.errors import CdpCommandError, CdpTimeoutError, SourceMapError
 
 MAX_MAP_BYTES = 64 * 1024 * 1024  # a larger map is refused, naming the limit
 FETCH_TIMEOUT_S = 20.0

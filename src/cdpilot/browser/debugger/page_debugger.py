@@ -21,7 +21,6 @@ from cdpilot.browser.debugger.debugger_facts import (
     DisableOutcome,
     DomChange,
     ExceptionState,
-    ExecutionPausedError,
     Frame,
     Pause,
     RunOutcome,
@@ -40,7 +39,7 @@ from cdpilot.browser.debugger.source_files import SourceFiles
 from cdpilot.browser.debugger.triggers import TriggerBreakpoints
 from cdpilot.browser.own_scripts import OWN_SCRIPT_PATTERN, own_expression
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
-from cdpilot.errors import CdpCommandError, CdpTimeoutError, DebuggerDisabledError, StateError
+from cdpilot.errors import CdpCommandError, CdpTimeoutError, DebuggerDisabledError, ExecutionPausedError, StateError
 
 MAX_EXTRA_STEPS = 20  # steps taken on our own to reach the next original line, at most
 # How many async boundaries a pause reports, as DevTools asks. The answers show a few; the

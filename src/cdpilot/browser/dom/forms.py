@@ -19,15 +19,20 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError
 from cdpilot.browser.dom.element_facts import ActionReport, ChosenOption, FieldOutcome, FormReport
 from cdpilot.browser.dom.element_input import call_script, send_keys, wait_actionable
 from cdpilot.browser.dom.keys import parse_key
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
 from cdpilot.browser.dom.watch import page_context, perform
-from cdpilot.browser.page.dialogs import DialogOpenError
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.errors import ArgumentError, BrowserConnectionError, CdpilotError, StateError
+from cdpilot.errors import (
+    ArgumentError,
+    BrowserConnectionError,
+    CdpilotError,
+    DialogOpenError,
+    ExecutionPausedError,
+    StateError,
+)
 from cdpilot.text import clip, one_line
 
 VALUE_CHARS = 80

@@ -20,16 +20,16 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
-from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError
+from cdpilot.browser.debugger.debugger_facts import pause_of
 from cdpilot.browser.dom.element_facts import Effects, Navigation, PageContext
 from cdpilot.browser.dom.outside_effects import OutsideWatch
 from cdpilot.browser.dom.query import ElementHandle
 from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.browser.own_scripts import own_expression, own_function, page_script
-from cdpilot.browser.page.dialogs import DialogOpenError
+from cdpilot.browser.page.page_facts import dialog_of
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpEvent
-from cdpilot.errors import CdpCommandError, CdpTimeoutError
+from cdpilot.errors import CdpCommandError, CdpTimeoutError, DialogOpenError, ExecutionPausedError
 
 CONTEXT_TIMEOUT_S = 2.0  # the state bundle is a courtesy: never worth a long wait
 # A hidden tab (a background tab of a browser we connected to) gets no animation frames.
@@ -97,9 +97,9 @@ async def perform(
                 except TimeoutError:
                     pass  # reported as a navigation that had not loaded yet
         except DialogOpenError as exc:
-            effects.dialog = exc.dialog
+            effects.dialog = dialog_of(exc)
         except ExecutionPausedError as exc:
-            effects.pause = exc.pause
+            effects.pause = pause_of(exc)
         finally:
             for stop in unsubscribe:
                 stop()
@@ -114,7 +114,7 @@ async def perform(
     effects.console = [e for e in conn.features.console.since(mark) if not _is_favicon_noise(e)]
     late = features.debugger.pause_blocking(pauses_before)
     if effects.pause is None and late is not None:  # paused in work the action started (a timer, a fetch)
-        effects.pause = late.pause
+        effects.pause = pause_of(late)
     return effects
 
 

@@ -13,26 +13,7 @@ import asyncio
 
 from cdpilot.browser.page.page_facts import DialogInfo, PendingClose
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
-from cdpilot.errors import CdpCommandError, CdpTimeoutError, StateError
-
-
-class DialogOpenError(StateError):
-    """A dialog is open (or opened while waiting), so the page cannot answer until it is handled."""
-
-    def __init__(self, dialog: DialogInfo) -> None:
-        if dialog.type == "beforeunload":
-            super().__init__(
-                "The page asks to confirm leaving (its beforeunload dialog is open).",
-                suggestion="Answer it with {tool:handle_dialog}: {param:handle_dialog.accept}=true leaves, "
-                "false stays.",
-            )
-        else:
-            article = "An" if dialog.type[:1] in ("a", "e", "i", "o", "u") else "A"
-            super().__init__(
-                f'{article} {dialog.type} dialog is open: "{dialog.preview}".',
-                suggestion="Accept or dismiss it with {tool:handle_dialog}.",
-            )
-        self.dialog = dialog
+from cdpilot.errors import CdpCommandError, CdpTimeoutError, DialogOpenError, StateError
 
 
 class DialogWatcher:

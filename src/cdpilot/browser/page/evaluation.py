@@ -24,15 +24,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from cdpilot import progress
-from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError, Frame
+from cdpilot.browser.debugger.debugger_facts import Frame
 from cdpilot.browser.own_scripts import own_expression
-from cdpilot.browser.page.dialogs import DialogOpenError
 from cdpilot.browser.page.page_facts import PageEvaluation
 from cdpilot.browser.remote_values import render_remote
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.value_facts import ReadLimits, Value
 from cdpilot.browser.value_reader import new_object_group, read_value, release_values
-from cdpilot.errors import CdpilotError, CdpTimeoutError, ExecutionError
+from cdpilot.errors import CdpilotError, CdpTimeoutError, DialogOpenError, ExecutionError, ExecutionPausedError
 from cdpilot.text import clip
 
 PROGRESS_EVERY_S = 3.0

@@ -15,13 +15,20 @@ from collections.abc import Awaitable, Callable
 from typing import Literal
 
 from cdpilot import progress
-from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError, Pause
-from cdpilot.browser.page.dialogs import DialogOpenError
-from cdpilot.browser.page.page_facts import LoadProgress, NavigationKind, NavigationResult
+from cdpilot.browser.debugger.debugger_facts import Pause, pause_of
+from cdpilot.browser.page.page_facts import LoadProgress, NavigationKind, NavigationResult, dialog_of
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpSession, EventStream
-from cdpilot.errors import ArgumentError, CdpTimeoutError, ExecutionError, FieldProblem, StateError
+from cdpilot.errors import (
+    ArgumentError,
+    CdpTimeoutError,
+    DialogOpenError,
+    ExecutionError,
+    ExecutionPausedError,
+    FieldProblem,
+    StateError,
+)
 
 WaitUntil = Literal["load", "domcontentloaded", "networkidle"]
 
@@ -169,12 +176,12 @@ async def _run(
                 try:  # bounded by the timeout around it
                     status = await conn.features.unless_blocked(watch.status_once_reached(events))
                 except ExecutionPausedError as exc:  # a breakpoint in the new page's scripts: report it now
-                    pause = exc.pause
+                    pause = pause_of(exc)
     except DialogOpenError as exc:
         if exc.dialog.type != "beforeunload":
             raise
         url, title = conn.target_url or "", conn.target_title or ""
-        return NavigationResult(kind, url, title, None, wait_until, _ms_since(started), asked=exc.dialog, to=to)
+        return NavigationResult(kind, url, title, None, wait_until, _ms_since(started), asked=dialog_of(exc), to=to)
     except TimeoutError as exc:
         if watch.loader_id is None:
             raise CdpTimeoutError(

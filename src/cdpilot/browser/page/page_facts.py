@@ -12,6 +12,7 @@ from typing import Literal
 
 from cdpilot.browser.debugger.debugger_facts import Pause
 from cdpilot.browser.value_facts import Value
+from cdpilot.errors import DialogOpenError
 from cdpilot.text import clip
 
 DIALOG_PREVIEW_CHARS = 200
@@ -156,6 +157,13 @@ class DialogInfo:
     def preview(self) -> str:
         """The message, shortened for an answer."""
         return clip(self.message, DIALOG_PREVIEW_CHARS)
+
+
+def dialog_of(error: DialogOpenError) -> DialogInfo:
+    """The dialog a `DialogOpenError` tells of, typed (errors.py, a leaf, knows it by a protocol)."""
+    dialog = error.dialog
+    assert isinstance(dialog, DialogInfo), dialog
+    return dialog
 
 
 @dataclass(frozen=True)

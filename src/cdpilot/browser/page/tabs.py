@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import fnmatch
 
-from cdpilot.browser.page.dialogs import DialogOpenError
 from cdpilot.browser.page.page_facts import (
     CloseAsked,
     PendingClose,
@@ -20,7 +19,7 @@ from cdpilot.browser.page.page_facts import (
 )
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import EventStream
-from cdpilot.errors import ArgumentError, CdpCommandError, FieldProblem, StateError
+from cdpilot.errors import ArgumentError, CdpCommandError, DialogOpenError, FieldProblem, StateError
 from cdpilot.text import clip
 
 CLOSE_WAIT_S = 5.0

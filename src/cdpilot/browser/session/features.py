@@ -30,36 +30,15 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from cdpilot.browser.debugger.debugger_facts import ExecutionPausedError, Pause, thrown_text
 from cdpilot.browser.debugger.page_debugger import PageDebugger
 from cdpilot.browser.observe.child_targets import ChildTargets
 from cdpilot.browser.observe.console import ConsoleLog
 from cdpilot.browser.observe.network import NetworkLog
-from cdpilot.browser.page.dialogs import DialogOpenError, DialogWatcher
+from cdpilot.browser.page.dialogs import DialogWatcher
 from cdpilot.cdp import CdpConnection, CdpSession
-from cdpilot.errors import CdpCommandError, StateError
+from cdpilot.errors import CdpCommandError, DialogOpenError, PausedPageError, StateError
 
 T = TypeVar("T")
-
-RESUME_FIRST = (
-    "Resume with {tool:debugger_resume} first, then retry (or step with {tool:debugger_step_over}); "
-    "{tool:debugger_get_call_stack} shows the frames."
-)
-
-
-class PausedPageError(ExecutionPausedError):
-    """The page was already paused in the debugger when the call began, and the answer depends on
-    it running: where it stopped (the top frame, in the original source when a map says), what
-    the pause means for this call, and to resume first."""
-
-    def __init__(self, pause: Pause, consequence: str = "") -> None:
-        top = pause.top
-        name = top.original_name or top.function_name
-        where = top.location.label + (f" in {name}()" if name else "")
-        message = f"Execution is paused ({pause.reason}) at {where}{thrown_text(pause)}."
-        message += f" {consequence}" if consequence else ""
-        StateError.__init__(self, message, suggestion=RESUME_FIRST)
-        self.pause = pause
 
 
 @dataclass

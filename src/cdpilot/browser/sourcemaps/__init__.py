@@ -19,7 +19,6 @@ from cdpilot.browser.sourcemaps.sourcemap_facts import (
     NamedPosition,
     OriginalPosition,
     SourceEntry,
-    SourceMapError,
     SourceMapLocation,
     split_lines,
 )
@@ -35,7 +34,6 @@ __all__ = [
     "SourceEntry",
     "SourceMap",
     "SourceMapCache",
-    "SourceMapError",
     "SourceMapLocation",
     "decode_data_url",
     "decode_vlq",

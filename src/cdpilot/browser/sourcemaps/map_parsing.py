@@ -20,8 +20,9 @@ from typing import Any
 from cdpilot.browser.sourcemaps.map_urls import label, resolve_url, with_source_root
 from cdpilot.browser.sourcemaps.source_map import SourceMap
 from cdpilot.browser.sourcemaps.source_names import display_name, is_library
-from cdpilot.browser.sourcemaps.sourcemap_facts import SourceEntry, SourceMapError
+from cdpilot.browser.sourcemaps.sourcemap_facts import SourceEntry
 from cdpilot.browser.sourcemaps.vlq_mappings import Section
+from cdpilot.errors import SourceMapError
 from cdpilot.text import plural
 
 DEFAULT_MAX_MAP_BYTES = 64 * 1024 * 1024

@@ -24,7 +24,8 @@ import binascii
 import re
 from urllib.parse import unquote_to_bytes, urljoin, urlsplit, uses_relative
 
-from cdpilot.browser.sourcemaps.sourcemap_facts import SourceMapError, SourceMapLocation
+from cdpilot.browser.sourcemaps.sourcemap_facts import SourceMapLocation
+from cdpilot.errors import SourceMapError
 
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 DRIVE = re.compile(r"^[A-Za-z]:[\\/]")  # C:\… or C:/… is a Windows path, not a URL scheme

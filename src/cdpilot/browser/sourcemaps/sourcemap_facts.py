@@ -14,8 +14,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from cdpilot.errors import ExecutionError
-
 # JavaScript's line terminators, which maps and CDP count lines by (str.splitlines knows more).
 LINE_BREAK = re.compile(r"\r\n|[\n\r\u2028\u2029]")
 
@@ -23,17 +21,6 @@ LINE_BREAK = re.compile(r"\r\n|[\n\r\u2028\u2029]")
 def split_lines(text: str) -> list[str]:
     """`text` cut into lines the way a map's line numbers count them."""
     return LINE_BREAK.split(text)
-
-
-class SourceMapError(ExecutionError):
-    """A source map that cannot be used: unreadable, of another version, or malformed.
-
-    The message names the map and says what is wrong in words a user can act on; the script
-    itself still runs and can still be debugged at its generated lines."""
-
-    default_suggestion = (
-        "Debug the generated script instead (its own lines and columns), or fix the build that wrote the source map."
-    )
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from itertools import compress, count, islice, pairwise, repeat
 from operator import gt, lt
 
-from cdpilot.browser.sourcemaps.sourcemap_facts import SourceMapError
+from cdpilot.errors import SourceMapError
 from cdpilot.text import plural
 
 BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
