@@ -18,12 +18,12 @@ from cdpilot.browser.debugger.debugger_facts import (
     AsyncFrame,
     AsyncSegment,
     Frame,
+    FrameExpression,
     Location,
     Pause,
     PauseSnapshot,
     Variable,
 )
-from cdpilot.browser.debugger.frame_expressions import FrameExpression
 from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
 

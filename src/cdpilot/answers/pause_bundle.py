@@ -27,6 +27,7 @@ from cdpilot.browser.debugger.debugger_facts import (
     AsyncFrame,
     AsyncSegment,
     Frame,
+    FrameExpression,
     Location,
     Pause,
     PauseSnapshot,
@@ -35,7 +36,6 @@ from cdpilot.browser.debugger.debugger_facts import (
     Variable,
     short_script_name,
 )
-from cdpilot.browser.debugger.frame_expressions import FrameExpression
 from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.text import clip, one_line, plural
 

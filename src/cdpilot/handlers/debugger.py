@@ -54,7 +54,6 @@ from cdpilot.answers.pause_bundle import (
 from cdpilot.answers.sources import scripts_answer, search_answer, source_lines_answer
 from cdpilot.browser.debugger.breakpoint_requests import check_script_choice
 from cdpilot.browser.debugger.debugger_facts import RunCommand, RunOutcome, StepKind
-from cdpilot.browser.debugger.frame_expressions import in_frame
 from cdpilot.browser.debugger.pause_snapshot import take_call_stack, take_pause_snapshot
 from cdpilot.browser.debugger.source_files import search_pattern
 from cdpilot.browser.page.evaluation import evaluate_on_frame
@@ -183,7 +182,7 @@ async def debugger_evaluate_on_call_frame(args: DebuggerEvaluateOnCallFrameArgs,
     limits = read_limits(args.save_to)
     conn = await browser(ctx, args.connection_id)
     frame = conn.features.debugger.frame(args.call_frame_id)
-    expression = await in_frame(conn.features.debugger, frame, args.expression)
+    expression = await conn.features.debugger.in_frame(frame, args.expression)
     value = await evaluate_on_frame(conn, frame, expression.evaluated, timeout_ms=args.timeout_ms, limits=limits)
     answer = await value_result(value, args.save_to, ctx)
     return ToolResult(evaluated_text(expression, answer.text))

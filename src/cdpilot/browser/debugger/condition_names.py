@@ -23,7 +23,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cdpilot.browser.debugger.frame_expressions import FrameExpression, free_references, offset_of, rewritten
+from cdpilot.browser.debugger.debugger_facts import FrameExpression
+from cdpilot.browser.debugger.frame_expressions import free_references, offset_of, rewritten
 from cdpilot.browser.js_tokens import KEYWORDS, Token, declared_names, js_tokens, text_at
 from cdpilot.browser.sourcemaps.source_map import SourceMap
 from cdpilot.browser.sourcemaps.sourcemap_facts import SourceEntry, split_lines

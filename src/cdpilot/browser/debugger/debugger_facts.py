@@ -152,6 +152,15 @@ def pause_of(error: ExecutionPausedError) -> Pause:
 
 
 @dataclass(frozen=True)
+class FrameExpression:
+    """An expression as the agent wrote it, and as the paused frame evaluates it."""
+
+    written: str
+    evaluated: str
+    renamed: tuple[tuple[str, str], ...] = ()  # (original name, generated name), in order of first use
+
+
+@dataclass(frozen=True)
 class BreakpointSpec:
     """What the user asked for; re-applied as it is on every attach of its target."""
 

@@ -5,8 +5,8 @@ name evaluated as it is reaches something else: another module's ``items``, or, 
 is left by that name, a global of the same name (the window's named access answers
 ``total`` with the element whose id is "total"). So before a frame evaluates an expression,
 its original identifiers are replaced by the generated names that stand for them at the pause
-(`OriginalNames.generated_names` finds those in the frame's scope chain), and the answer shows
-the replacement.
+(`OriginalNames.generated_names` finds those in the frame's scope chain; `PageDebugger.in_frame`
+puts the two together), and the answer shows the replacement.
 
 The expression is read as tokens (`js_tokens`), not parsed. A reference is every identifier
 that is not a keyword, not a property (after ``.`` or ``?.``), not an object-literal key
@@ -29,8 +29,8 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from cdpilot.browser.debugger.debugger_facts import FrameExpression
 from cdpilot.browser.js_tokens import (
     CLOSING,
     HEAD_TOKENS,
@@ -47,19 +47,6 @@ from cdpilot.browser.js_tokens import (
 from cdpilot.browser.sourcemaps.source_map import BOUND_TO_FUNCTION, IDENTIFIER
 from cdpilot.browser.sourcemaps.sourcemap_facts import LINE_BREAK, GeneratedPosition, NamedPosition
 
-if TYPE_CHECKING:
-    from cdpilot.browser.debugger.debugger_facts import Frame
-    from cdpilot.browser.debugger.page_debugger import PageDebugger
-
-
-@dataclass(frozen=True)
-class FrameExpression:
-    """An expression as the agent wrote it, and as the paused frame evaluates it."""
-
-    written: str
-    evaluated: str
-    renamed: tuple[tuple[str, str], ...] = ()  # (original name, generated name), in order of first use
-
 
 @dataclass(frozen=True)
 class OriginalDeclarations:
@@ -67,21 +54,6 @@ class OriginalDeclarations:
 
     in_file: frozenset[str]  # anywhere in the file: imports, declarations, parameters
     in_function: frozenset[str] | None  # by the function around the pause (None: not found)
-
-
-async def in_frame(debugger: PageDebugger, frame: Frame, expression: str) -> FrameExpression:
-    """`expression` as `frame` of the current pause must evaluate it: its original names
-    replaced by the generated ones where a source map covers the place it paused at."""
-    pause = await debugger.names.annotate(debugger.require_paused())
-    frame = pause.frames[frame.index]
-    tokens = js_tokens(expression)
-    own = declared_names(tokens)
-    references = free_references(tokens, own)
-    names = list(dict.fromkeys(found.token.text for found in references))
-    if frame.location.original is None or not names:
-        return FrameExpression(expression, expression)
-    generated = await debugger.names.generated_names(frame, names, own)
-    return rewritten(expression, references, generated)
 
 
 def rewritten(expression: str, references: Sequence[Reference], generated: dict[str, str]) -> FrameExpression:

@@ -22,6 +22,7 @@ from cdpilot.browser.debugger.debugger_facts import (
     DomChange,
     ExceptionState,
     Frame,
+    FrameExpression,
     Pause,
     RunOutcome,
     StepKind,
@@ -29,6 +30,7 @@ from cdpilot.browser.debugger.debugger_facts import (
     TriggerKind,
     TriggerSpec,
 )
+from cdpilot.browser.debugger.frame_expressions import free_references, rewritten
 from cdpilot.browser.debugger.frame_variables import FrameVariables
 from cdpilot.browser.debugger.mapped_scripts import MappedScripts
 from cdpilot.browser.debugger.original_names import OriginalNames
@@ -37,6 +39,7 @@ from cdpilot.browser.debugger.run_control import RunControl
 from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.debugger.source_files import SourceFiles
 from cdpilot.browser.debugger.triggers import TriggerBreakpoints
+from cdpilot.browser.js_tokens import declared_names, js_tokens
 from cdpilot.browser.own_scripts import OWN_SCRIPT_PATTERN, own_expression
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError, CdpTimeoutError, DebuggerDisabledError, ExecutionPausedError, StateError
@@ -255,6 +258,20 @@ class PageDebugger:
     def require_paused(self) -> Pause:
         self.require_enabled()
         return self._run.require_paused()
+
+    async def in_frame(self, frame: Frame, expression: str) -> FrameExpression:
+        """`expression` as `frame` of the current pause must evaluate it: its original names
+        replaced by the generated ones where a source map covers the place it paused at."""
+        pause = await self.names.annotate(self.require_paused())
+        frame = pause.frames[frame.index]
+        tokens = js_tokens(expression)
+        own = declared_names(tokens)
+        references = free_references(tokens, own)
+        names = list(dict.fromkeys(found.token.text for found in references))
+        if frame.location.original is None or not names:
+            return FrameExpression(expression, expression)
+        generated = await self.names.generated_names(frame, names, own)
+        return rewritten(expression, references, generated)
 
     def raise_if_paused(self) -> None:
         """For work that needs the page running (input, waiting on the page)."""
