@@ -277,9 +277,10 @@ class NoPageError(StateError):
     """The target has no page (a Node.js process, a worker: Runtime and Debugger, no DOM), and
     the call needs one."""
 
-    def __init__(self, kind: str, needs: str) -> None:
+    def __init__(self) -> None:
         super().__init__(
-            f"This {kind} target has no page, and {needs} needs one.",
+            "This target has no page (it runs JavaScript only, like a Node.js process or a worker); "
+            "this call needs one.",
             suggestion="List the targets with {tool:list_targets} and switch to a page with {tool:switch_target}.",
         )
 

@@ -25,7 +25,8 @@ from cdpilot.browser.debugger.debugger_facts import (
     ThrownAt,
 )
 from cdpilot.browser.debugger.page_debugger import PageDebugger
-from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.observe.console import ConsoleLog
+from cdpilot.browser.target import Target
 from cdpilot.text import clip
 
 SNAPSHOT_LOCALS = 10  # the top frame's variables in a bundle
@@ -33,16 +34,14 @@ ORIGINAL_LINE_CHARS = 160
 LISTED_FRAMES = 20  # frames of the user's code a call stack shows, with or without their variables
 
 
-async def take_pause_snapshot(
-    conn: BrowserConnection, pause: Pause, *, full: bool, console_mark: int | None
-) -> PauseSnapshot:
+async def take_pause_snapshot(conn: Target, pause: Pause, *, full: bool, console_mark: int | None) -> PauseSnapshot:
     """`pause` with its source line and top frame's variables; in `full`, with the console
     output since `console_mark` too (none without a mark)."""
-    debugger = conn.features.debugger
+    debugger = conn.features.get(PageDebugger)
     pause = await debugger.names.annotate(pause)
     source = await _source_line(debugger, pause.top.location)
     variables = await debugger.variables.locals_marked(pause, SNAPSHOT_LOCALS)
-    console = conn.features.console.since(console_mark) if full and console_mark is not None else []
+    console = conn.features.get(ConsoleLog).since(console_mark) if full and console_mark is not None else []
     failure = await _map_failure(debugger, pause.top.location)
     thrown_at = await _thrown_at(debugger, pause)
     place = pause.top.location.original

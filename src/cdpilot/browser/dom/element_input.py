@@ -20,19 +20,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from cdpilot.browser.debugger.page_debugger import PageDebugger
 from cdpilot.browser.dom.keys import KeyPress, key_events
 from cdpilot.browser.dom.query import ElementHandle
 from cdpilot.browser.frames.frame_points import page_point, scroll_frames_into_view
 from cdpilot.browser.own_scripts import own_expression, own_function, page_script
 from cdpilot.browser.page.evaluation import exception_text
-from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.target import Target, page_of
 from cdpilot.errors import CdpCommandError, CdpTimeoutError, ExecutionError, StateError
 
 RENDER_GRACE_S = 2.0  # the page-side wait ends itself at the deadline; this covers a page that renders no frames
 
 
 async def actionable_point(
-    conn: BrowserConnection, element: ElementHandle, timeout_ms: int, *, need_enabled: bool
+    conn: Target, element: ElementHandle, timeout_ms: int, *, need_enabled: bool
 ) -> tuple[float, float]:
     """Wait until the element can be acted on; scroll it in; its centre, if it is the hit target there."""
     await wait_actionable(conn, element, timeout_ms, need_enabled=need_enabled, need_editable=False)
@@ -58,7 +59,7 @@ async def actionable_point(
 
 
 async def wait_actionable(
-    conn: BrowserConnection, element: ElementHandle, timeout_ms: int, *, need_enabled: bool, need_editable: bool
+    conn: Target, element: ElementHandle, timeout_ms: int, *, need_enabled: bool, need_editable: bool
 ) -> None:
     """Wait until the element is visible and still (and enabled, editable, when asked); a StateError saying why not."""
     conn.features.raise_if_blocked()  # the check below waits on animation frames: a paused page renders none
@@ -103,17 +104,17 @@ def _not_actionable(element: ElementHandle, problem: str, timeout_ms: int) -> St
     return StateError(message, suggestion=suggestion)
 
 
-async def arm_landing(conn: BrowserConnection, element: ElementHandle) -> None:
+async def arm_landing(conn: Target, element: ElementHandle) -> None:
     """Before a click inside a cross-origin iframe: watch where its mousedown lands (`landed`)."""
     await call_script(conn, element, "click_landing", "arm")
 
 
-async def landed(conn: BrowserConnection, element: ElementHandle) -> bool:
+async def landed(conn: Target, element: ElementHandle) -> bool:
     """Whether the armed mousedown reached the element. The browser routes input into an
     out-of-process iframe by hit-test data its renderer sends on its own schedule, so on a
     loaded machine a click can go to the frame around it instead, and nothing says so. When the
     frame cannot be asked (it navigated, or the page paused), the click is taken as landed."""
-    if conn.features.debugger.paused is not None:
+    if conn.features.get(PageDebugger).paused is not None:
         return True
     try:
         return await call_script(conn, element, "click_landing", "read") is not False
@@ -121,23 +122,23 @@ async def landed(conn: BrowserConnection, element: ElementHandle) -> bool:
         return True
 
 
-async def next_paint(conn: BrowserConnection, element: ElementHandle) -> None:
+async def next_paint(conn: Target, element: ElementHandle) -> None:
     """Two animation frames of the element's frame (its renderer has composited since), or 1 s."""
     params = {"expression": own_expression(page_script("after_two_paints")), "awaitPromise": True, "silent": True}
     await conn.features.unless_blocked(element.session.send("Runtime.evaluate", params, timeout_s=2))
 
 
-async def send_mouse(conn: BrowserConnection, params: dict[str, Any]) -> None:
-    await conn.features.unless_blocked(conn.page.send("Input.dispatchMouseEvent", params))
+async def send_mouse(conn: Target, params: dict[str, Any]) -> None:
+    await conn.features.unless_blocked(page_of(conn).send("Input.dispatchMouseEvent", params))
 
 
-async def send_keys(conn: BrowserConnection, keypress: KeyPress) -> None:
+async def send_keys(conn: Target, keypress: KeyPress) -> None:
     for event in key_events(keypress):
-        await conn.features.unless_blocked(conn.page.send("Input.dispatchKeyEvent", event))
+        await conn.features.unless_blocked(page_of(conn).send("Input.dispatchKeyEvent", event))
 
 
 async def call_script(
-    conn: BrowserConnection,
+    conn: Target,
     element: ElementHandle,
     script_name: str,
     *args: object,

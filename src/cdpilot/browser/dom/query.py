@@ -38,7 +38,7 @@ from cdpilot.browser.frames.frame_search import (
     unsearched_note,
 )
 from cdpilot.browser.frames.frame_waits import wait_round
-from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.target import Target, page_of
 from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import ArgumentError, CdpCommandError, CdpTimeoutError, FieldProblem, StateError
 from cdpilot.text import plural
@@ -84,7 +84,7 @@ WAIT_HINT = (
 )
 
 
-async def resolve_element(conn: BrowserConnection, selector: str, index: int, *, role: str = "") -> ElementHandle:
+async def resolve_element(conn: Target, selector: str, index: int, *, role: str = "") -> ElementHandle:
     """The element at `index` (0-based) among ALL matches of `selector`, visible or not.
 
     Matches are counted in document order across the document, open shadow roots, same-origin
@@ -94,9 +94,9 @@ async def resolve_element(conn: BrowserConnection, selector: str, index: int, *,
     is out of range; `role` (e.g. "destination") says which of a call's selectors that was,
     when it has more than one.
     """
-    found = await _resolve_in(conn, conn.page, selector, index)
+    found = await _resolve_in(conn, page_of(conn), selector, index)
     if not found.slots:
-        page = FrameCount(conn.page, "", (), found.count, ())
+        page = FrameCount(page_of(conn), "", (), found.count, ())
         return _handle(conn, found, page, index, page, role)
     tree = await count_tree(conn, selector, (found.count, found.slots))
     spot = tree.locate(index)
@@ -125,9 +125,9 @@ class _Resolved:
                 await self.session.send("Runtime.releaseObject", {"objectId": self.object_id})
 
 
-async def _resolve_in(conn: BrowserConnection, session: CdpSession, selector: str, index: int) -> _Resolved:
+async def _resolve_in(conn: Target, session: CdpSession, selector: str, index: int) -> _Resolved:
     expression = script("query", "resolve", selector, index)
-    timeout_s = SCRIPT_TIMEOUT_S if session is conn.page else FRAME_TIMEOUT_S
+    timeout_s = SCRIPT_TIMEOUT_S if session is page_of(conn) else FRAME_TIMEOUT_S
     wrapper = await run_page_script(conn, expression, by_value=False, session=session, timeout_s=timeout_s)
     try:
         reply = await session.send("Runtime.getProperties", {"objectId": wrapper["objectId"], "ownProperties": True})
@@ -148,7 +148,7 @@ async def _resolve_in(conn: BrowserConnection, session: CdpSession, selector: st
 
 
 def _handle(
-    conn: BrowserConnection, found: _Resolved, frame: FrameCount, index: int, tree: FrameCount, role: str
+    conn: Target, found: _Resolved, frame: FrameCount, index: int, tree: FrameCount, role: str
 ) -> ElementHandle:
     """The element `found` in `frame`, as match `index` of all in the page's `tree`."""
     if found.object_id is None:  # the frame's matches changed since they were counted
@@ -164,7 +164,7 @@ def _handle(
     )
 
 
-def _none_at(conn: BrowserConnection, index: int, tree: FrameCount, role: str) -> NoReturn:
+def _none_at(conn: Target, index: int, tree: FrameCount, role: str) -> NoReturn:
     """No match at `index`: none at all, or fewer; with the cross-origin iframes left unsearched.
     On a paused page, the pause: what its script has not made yet is not missing."""
     which = f"{role} " if role else ""
@@ -191,7 +191,7 @@ def _none_at(conn: BrowserConnection, index: int, tree: FrameCount, role: str) -
 
 
 async def query_elements(
-    conn: BrowserConnection, selector: str, *, limit: int, text_contains: str | None, include_hidden: bool
+    conn: Target, selector: str, *, limit: int, text_contains: str | None, include_hidden: bool
 ) -> QueryFindings:
     """Matches of `selector` in the page and its cross-origin iframes, filtered by visibility
     (unless `include_hidden`) then by text, the first `limit` described; with names that
@@ -229,7 +229,7 @@ def check_wait_request(selector: str | None, texts: list[str] | None) -> None:
 
 
 async def inspect_element(
-    conn: BrowserConnection, *, description: str | None, text: str | None, attributes: dict[str, str] | None, limit: int
+    conn: Target, *, description: str | None, text: str | None, attributes: dict[str, str] | None, limit: int
 ) -> InspectFindings:
     """The best-matching elements (sought as `check_inspect_request` allows) in the page and its
     cross-origin iframes, each with selectors unique in its own frame, ranked by how stable they are."""
@@ -250,7 +250,7 @@ async def inspect_element(
 
 
 async def wait_for(
-    conn: BrowserConnection, *, selector: str | None, state: WaitState, texts: list[str] | None, timeout_ms: int
+    conn: Target, *, selector: str | None, state: WaitState, texts: list[str] | None, timeout_ms: int
 ) -> WaitResult:
     """Wait until `selector` reaches `state`, or any of `texts` is visible in the page.
 
@@ -269,14 +269,14 @@ async def wait_for(
             while True:
                 left_ms = max(1, round((deadline - loop.time()) * 1000))
                 await progress.report(f"Waiting up to {left_ms / 1000:g} s for {awaited}")
-                with conn.page.listen(*NEW_DOCUMENT_EVENTS) as new_documents:
+                with page_of(conn).listen(*NEW_DOCUMENT_EVENTS) as new_documents:
                     try:
                         value = await wait_round(conn, selector, state, texts, left_ms)
                         break
                     except CdpCommandError as exc:
                         if not any(text in exc.cdp_message for text in CONTEXT_GONE):
                             raise
-                    await new_documents.first(lambda event: _is_new_main_document(event, conn.page.target_id))
+                    await new_documents.first(lambda event: _is_new_main_document(event, page_of(conn).target_id))
     except TimeoutError as exc:
         raise CdpTimeoutError(
             f"Timed out after {timeout_ms} ms; the page did not answer.\nWaited for {awaited}.", suggestion=WAIT_HINT

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from cdpilot.browser.emulation.emulation_facts import (
@@ -31,11 +31,9 @@ from cdpilot.browser.emulation.emulation_facts import (
     Viewport,
 )
 from cdpilot.browser.page.page_facts import MediaEmulation
+from cdpilot.browser.target import Target, page_of
 from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpilotError
-
-if TYPE_CHECKING:
-    from cdpilot.browser.session.browser_connection import BrowserConnection
 
 MAX_TOUCH_POINTS = 5
 MEDIA_FEATURES = ("prefers-color-scheme", "prefers-reduced-motion")
@@ -110,37 +108,52 @@ class TabEmulations:
                 task.result()
 
 
-async def emulate(conn: BrowserConnection, change: EmulationChange) -> EmulationReport:
+class EmulatedTab(Target, Protocol):
+    """A target whose overrides cdpilot keeps: its record, its browser, and where it is."""
+
+    @property
+    def emulation(self) -> TabEmulations: ...
+
+    @property
+    def cdp(self) -> CdpConnection: ...
+
+    @property
+    def target_url(self) -> str | None: ...
+
+
+async def emulate(conn: EmulatedTab, change: EmulationChange) -> EmulationReport:
     """Apply `change` over what the current tab emulates now."""
-    old = conn.emulation.state(conn.page.target_id)
+    old = conn.emulation.state(page_of(conn).target_id)
     new = combined_state(old, change)
-    await conn.features.unless_blocked(conn.emulation.update(conn.cdp, conn.page, new, conn.target_url))
-    return _report(conn, old, conn.emulation.state(conn.page.target_id))
+    await conn.features.unless_blocked(conn.emulation.update(conn.cdp, page_of(conn), new, conn.target_url))
+    return _report(conn, old, conn.emulation.state(page_of(conn).target_id))
 
 
-async def clear(conn: BrowserConnection) -> EmulationReport:
+async def clear(conn: EmulatedTab) -> EmulationReport:
     """Every override off: the tab is back to the browser's launch settings."""
-    old = conn.emulation.state(conn.page.target_id)
-    await conn.features.unless_blocked(conn.emulation.update(conn.cdp, conn.page, EmulationState(), conn.target_url))
+    old = conn.emulation.state(page_of(conn).target_id)
+    await conn.features.unless_blocked(
+        conn.emulation.update(conn.cdp, page_of(conn), EmulationState(), conn.target_url)
+    )
     return replace(_report(conn, old, EmulationState()), cleared=True)
 
 
-def current(conn: BrowserConnection) -> EmulationReport:
-    state = conn.emulation.state(conn.page.target_id)
+def current(conn: EmulatedTab) -> EmulationReport:
+    state = conn.emulation.state(page_of(conn).target_id)
     return EmulationReport(conn.target_url or "", state)
 
 
-async def set_viewport(conn: BrowserConnection, viewport: Viewport) -> None:
+async def set_viewport(conn: EmulatedTab, viewport: Viewport) -> None:
     """The page tool's viewport override, kept in the tab's record (it replaces a device's)."""
-    state = replace(conn.emulation.state(conn.page.target_id), viewport=viewport)
-    await conn.features.unless_blocked(conn.emulation.update(conn.cdp, conn.page, state, conn.target_url))
+    state = replace(conn.emulation.state(page_of(conn).target_id), viewport=viewport)
+    await conn.features.unless_blocked(conn.emulation.update(conn.cdp, page_of(conn), state, conn.target_url))
 
 
-async def set_media(conn: BrowserConnection, media: MediaEmulation) -> None:
+async def set_media(conn: EmulatedTab, media: MediaEmulation) -> None:
     """The page tool's media override, kept in the tab's record; all unset is none."""
     kept = None if media == MediaEmulation(None, None, None) else media
-    state = replace(conn.emulation.state(conn.page.target_id), media=kept)
-    await conn.features.unless_blocked(conn.emulation.update(conn.cdp, conn.page, state, conn.target_url))
+    state = replace(conn.emulation.state(page_of(conn).target_id), media=kept)
+    await conn.features.unless_blocked(conn.emulation.update(conn.cdp, page_of(conn), state, conn.target_url))
 
 
 def combined_state(old: EmulationState, change: EmulationChange) -> EmulationState:
@@ -182,7 +195,7 @@ def _network(current: NetworkThrottle, change: EmulationChange) -> NetworkThrott
     return merged if merged == base else replace(merged, preset=None)
 
 
-def _report(conn: BrowserConnection, old: EmulationState, new: EmulationState) -> EmulationReport:
+def _report(conn: EmulatedTab, old: EmulationState, new: EmulationState) -> EmulationReport:
     loaded = (conn.target_url or "about:blank") != "about:blank"
     needs_reload = ("touch events",) if loaded and old.touch != new.touch else ()
     return EmulationReport(conn.target_url or "", new, needs_reload=needs_reload)

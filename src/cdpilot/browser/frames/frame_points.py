@@ -13,19 +13,17 @@ from __future__ import annotations
 
 from cdpilot.browser.frames.frame_search import FrameHop
 from cdpilot.browser.own_scripts import own_function, page_script
-from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.target import Target
 
 
-async def scroll_frames_into_view(conn: BrowserConnection, hops: tuple[FrameHop, ...]) -> None:
+async def scroll_frames_into_view(conn: Target, hops: tuple[FrameHop, ...]) -> None:
     """Scroll each iframe on the way into its parent's view, outermost first."""
     for hop in hops:
         node = await _owner(conn, hop)
         await conn.features.unless_blocked(hop.parent.send("DOM.scrollIntoViewIfNeeded", node))
 
 
-async def page_point(
-    conn: BrowserConnection, hops: tuple[FrameHop, ...], x: float, y: float
-) -> tuple[float, float, str]:
+async def page_point(conn: Target, hops: tuple[FrameHop, ...], x: float, y: float) -> tuple[float, float, str]:
     """(`x`, `y`) in the innermost frame's viewport, in the page's; and what covers an iframe
     on the way there ("" when nothing does)."""
     blocked = conn.features.unless_blocked
@@ -50,7 +48,7 @@ async def page_point(
     return x, y, ""
 
 
-async def _owner(conn: BrowserConnection, hop: FrameHop) -> dict[str, int]:
+async def _owner(conn: Target, hop: FrameHop) -> dict[str, int]:
     """The iframe element of `hop`, as DOM commands of its parent's session take it."""
     owner = await conn.features.unless_blocked(hop.parent.send("DOM.getFrameOwner", {"frameId": hop.frame_id}))
     return {"backendNodeId": int(owner["backendNodeId"])}

@@ -18,10 +18,10 @@ from typing import Any, TypeVar
 from cdpilot.browser.dom.dom_scripts import method, script
 from cdpilot.browser.dom.element_facts import QueryFindings, UnsearchedFrame
 from cdpilot.browser.frames.frame_facts import FrameQuery, FrameSlot, frame_name, join_where
-from cdpilot.browser.observe.child_targets import FrameTarget
+from cdpilot.browser.observe.child_targets import ChildTargets, FrameTarget
 from cdpilot.browser.own_scripts import own_expression, own_function
 from cdpilot.browser.page.evaluation import exception_text
-from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.target import Target, page_of
 from cdpilot.cdp import CdpSession
 from cdpilot.errors import ArgumentError, BrowserConnectionError, CdpTimeoutError, ExecutionError, FieldProblem
 
@@ -84,7 +84,7 @@ class FrameCount:
 
 
 async def run_page_script(
-    conn: BrowserConnection,
+    conn: Target,
     expression: str,
     *,
     by_value: bool = True,
@@ -93,7 +93,7 @@ async def run_page_script(
 ) -> dict[str, Any]:
     """Evaluate one of our scripts in the page (or a frame's `session`); its value (by value), or its RemoteObject."""
     params = {"expression": own_expression(expression), "returnByValue": by_value, "silent": True}
-    send = (session or conn.page).send("Runtime.evaluate", params, timeout_s=timeout_s)
+    send = (session or page_of(conn)).send("Runtime.evaluate", params, timeout_s=timeout_s)
     reply = await conn.features.unless_blocked(send)
     if "exceptionDetails" in reply:
         raise ExecutionError(
@@ -118,13 +118,11 @@ def slots_of(value: list[Any]) -> tuple[FrameSlot, ...]:
     return tuple(FrameSlot.from_page(slot) for slot in value)
 
 
-async def frames_for(
-    conn: BrowserConnection, parent: CdpSession, slots: tuple[FrameSlot, ...]
-) -> dict[str, FrameTarget]:
+async def frames_for(conn: Target, parent: CdpSession, slots: tuple[FrameSlot, ...]) -> dict[str, FrameTarget]:
     """The running frame targets of `slots` (met in `parent`'s documents), by slot key."""
     keys = {slot.key for slot in slots}
     found: dict[str, FrameTarget] = {}
-    for frame in conn.features.children.frames_in(parent) if keys else []:
+    for frame in conn.features.get(ChildTargets).frames_in(parent) if keys else []:
         try:
             owner = await parent.send("DOM.getFrameOwner", {"frameId": frame.frame_id}, timeout_s=FRAME_TIMEOUT_S)
             node = await parent.send("DOM.resolveNode", {"backendNodeId": owner["backendNodeId"]})
@@ -158,7 +156,7 @@ def not_searched(prefix: str, slot: FrameSlot, exc: BaseException | None) -> Uns
 
 
 async def _each_slot(
-    conn: BrowserConnection,
+    conn: Target,
     here: CdpSession,
     prefix: str,
     slots: tuple[FrameSlot, ...],
@@ -177,7 +175,7 @@ async def _each_slot(
 
 
 async def query_tree(
-    conn: BrowserConnection,
+    conn: Target,
     args: tuple[str, int, str | None, bool],
     session: CdpSession | None = None,
     place: tuple[str, FrameSlot] | None = None,
@@ -196,12 +194,12 @@ async def query_tree(
     async def search(slot: FrameSlot, frame: FrameTarget) -> FrameQuery:
         return await query_tree(conn, args, frame.session, (prefix, slot))
 
-    slots = await _each_slot(conn, session or conn.page, prefix, slots_of(value["slots"]), search)
+    slots = await _each_slot(conn, session or page_of(conn), prefix, slots_of(value["slots"]), search)
     return FrameQuery(prefix, QueryFindings.from_page(value), slots)
 
 
 async def count_tree(
-    conn: BrowserConnection,
+    conn: Target,
     selector: str | None,
     top: tuple[int, tuple[FrameSlot, ...]],
     session: CdpSession | None = None,
@@ -209,7 +207,7 @@ async def count_tree(
 ) -> FrameCount:
     """How many elements match `selector` in the page (whose count and slots are `top`), and in
     each cross-origin iframe below; with the sessions to act in each."""
-    here = session or conn.page
+    here = session or page_of(conn)
     prefix, (count, slots) = "", top
     hops: tuple[FrameHop, ...] = ()
     shown = place is None or place[3]

@@ -26,9 +26,10 @@ from cdpilot.browser.frames.frame_search import (
     run_page_script,
 )
 from cdpilot.browser.frames.frame_search import slots_of as page_slots
+from cdpilot.browser.observe.child_targets import ChildTargets
 from cdpilot.browser.own_scripts import own_expression
 from cdpilot.browser.page.evaluation import exception_text
-from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.target import Target, page_of
 from cdpilot.cdp import CdpSession
 from cdpilot.errors import ExecutionError
 
@@ -36,20 +37,20 @@ STOP_TIMEOUT_S = 2.0  # a stopped watcher answers at once; this bounds a frame t
 
 
 async def wait_round(
-    conn: BrowserConnection, selector: str | None, state: str, texts: list[str] | None, left_ms: int
+    conn: Target, selector: str | None, state: str, texts: list[str] | None, left_ms: int
 ) -> dict[str, Any]:
     """The page-side wait's value (dom_wait.js ``waitFor``) for the page and its cross-origin
     iframes together: `where` names the frame, `count` adds up every frame's matches. A frame
     target attached meanwhile (an iframe added, or one not attached yet when the wait began)
     starts the wait again in every frame."""
-    alone = await await_page(conn, conn.page, script("wait", "waitFor", selector, state, texts, left_ms), left_ms)
+    alone = await await_page(conn, page_of(conn), script("wait", "waitFor", selector, state, texts, left_ms), left_ms)
     if not alone.get("slots"):
         return alone
     loop = asyncio.get_running_loop()
     deadline = loop.time() + left_ms / 1000
     while True:
         left_ms = max(1, round((deadline - loop.time()) * 1000))
-        added = asyncio.ensure_future(conn.features.children.frame_added())
+        added = asyncio.ensure_future(conn.features.get(ChildTargets).frame_added())
         try:
             values = await _race(conn, await _frames(conn, selector), (selector, state, texts, left_ms), added)
         finally:
@@ -59,7 +60,7 @@ async def wait_round(
 
 
 async def _race(
-    conn: BrowserConnection,
+    conn: Target,
     frames: list[FrameCount],
     wait: tuple[str | None, str, list[str] | None, int],
     added: asyncio.Future[None],
@@ -81,14 +82,14 @@ async def _race(
                 return None
             for task in done:
                 frame = pending.pop(task)
-                if frame.session is conn.page or not isinstance(task.exception(), FRAME_FAILURES):
+                if frame.session is page_of(conn) or not isinstance(task.exception(), FRAME_FAILURES):
                     values.append((frame, task.result()))
     finally:
         await _stop(list(pending), [pending[t].session for t in pending], token)
     return values
 
 
-async def _frames(conn: BrowserConnection, selector: str | None) -> list[FrameCount]:
+async def _frames(conn: Target, selector: str | None) -> list[FrameCount]:
     """The page and every cross-origin iframe that can be searched."""
     value = await run_page_script(conn, script("query", "count", selector))
     if "error" in value:
@@ -135,7 +136,7 @@ async def _stop(tasks: list[asyncio.Future[dict[str, Any]]], sessions: list[CdpS
                 task.cancel()
 
 
-async def await_page(conn: BrowserConnection, session: CdpSession, expression: str, timeout_ms: int) -> dict[str, Any]:
+async def await_page(conn: Target, session: CdpSession, expression: str, timeout_ms: int) -> dict[str, Any]:
     """Evaluate the awaited page-side wait in `session`; its value."""
     conn.features.raise_if_blocked()  # a paused page never settles what the wait watches
     params = {"expression": own_expression(expression), "returnByValue": True, "awaitPromise": True, "silent": True}

@@ -17,7 +17,7 @@ from cdpilot.browser.dom.query import resolve_element
 from cdpilot.browser.outline.frame_outline import OutlineTrees, frame_key, read_trees
 from cdpilot.browser.outline.outline_facts import EntryKind, OutlineEntry, PageOutline
 from cdpilot.browser.outline.outline_selectors import SelectorWanted, outline_selectors
-from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.target import Target, page_of
 
 LANDMARKS = frozenset(
     (
@@ -182,10 +182,10 @@ def _states(props: dict[str, Any]) -> tuple[str, ...]:
     return tuple(states)
 
 
-async def page_outline(conn: BrowserConnection, *, selector: str | None, max_chars: int) -> PageOutline:
+async def page_outline(conn: Target, *, selector: str | None, max_chars: int) -> PageOutline:
     """The outline of the page, or of the first element `selector` matches (a `StateError`
     when none does), with selectors for as many entries as `max_chars` could show."""
-    page = conn.page
+    page = page_of(conn)
     tree_reply = await conn.features.unless_blocked(page.send("Accessibility.getFullAXTree"))
     main_nodes = tree_reply["nodes"]
     read = await read_trees(conn, main_nodes)

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cdpilot.browser.frames.frame_search import FRAME_FAILURES, frame_failure
-from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.observe.child_targets import ChildTargets
+from cdpilot.browser.target import Target, page_of
 from cdpilot.cdp import CdpSession
 from cdpilot.errors import CdpCommandError
 
@@ -48,15 +49,15 @@ def frame_key(session: CdpSession, backend_id: int) -> FrameKey:
     return (session.session_id or "", backend_id)
 
 
-async def read_trees(conn: BrowserConnection, main_nodes: list[dict[str, Any]]) -> OutlineTrees:
+async def read_trees(conn: Target, main_nodes: list[dict[str, Any]]) -> OutlineTrees:
     """The page's trees (its main frame's already read: `main_nodes`) and every iframe's it can reach."""
     found = OutlineTrees()
-    await _read_target(conn, conn.page, main_nodes, found, None)
+    await _read_target(conn, page_of(conn), main_nodes, found, None)
     return found
 
 
 async def _read_target(
-    conn: BrowserConnection,
+    conn: Target,
     session: CdpSession,
     main_nodes: list[dict[str, Any]],
     found: OutlineTrees,
@@ -78,7 +79,7 @@ async def _read_target(
         found.frames[frame_key(session, int(owner["backendNodeId"]))] = frame_id
         found.trees[frame_id] = {str(n["nodeId"]): n for n in nodes["nodes"]}
         found.sessions[frame_id] = session
-    for frame in conn.features.children.frames_in(session):
+    for frame in conn.features.get(ChildTargets).frames_in(session):
         try:
             owner = await session.send("DOM.getFrameOwner", {"frameId": frame.frame_id}, timeout_s=FRAME_DEADLINE_S)
         except FRAME_FAILURES:

@@ -25,7 +25,7 @@ from cdpilot.browser.frames.frame_search import FRAME_FAILURES, SCRIPT_TIMEOUT_S
 from cdpilot.browser.outline.frame_outline import FRAME_DEADLINE_S
 from cdpilot.browser.own_scripts import own_function
 from cdpilot.browser.page.evaluation import exception_text
-from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.target import Target, page_of
 from cdpilot.cdp import CdpSession
 from cdpilot.errors import CdpCommandError, ExecutionError
 
@@ -44,7 +44,7 @@ class SelectorWanted:
 
 
 async def outline_selectors(
-    conn: BrowserConnection, wanted: list[SelectorWanted], sessions: list[CdpSession], most: int
+    conn: Target, wanted: list[SelectorWanted], sessions: list[CdpSession], most: int
 ) -> dict[int, str]:
     """A selector for each part and for the first controls, `most` in all (or the parts alone when
     they are more), by index in `wanted`; unique across the page and the cross-origin iframes
@@ -85,9 +85,7 @@ async def outline_selectors(
     }
 
 
-async def _generate(
-    conn: BrowserConnection, session: CdpSession, object_ids: list[str], candidates: int
-) -> list[list[str]]:
+async def _generate(conn: Target, session: CdpSession, object_ids: list[str], candidates: int) -> list[list[str]]:
     """The candidate selectors of each element of one document; none for a frame that fails to answer."""
     params = {
         "functionDeclaration": own_function(outline_function(candidates)),
@@ -96,7 +94,7 @@ async def _generate(
         "returnByValue": True,
         "silent": True,
     }
-    if session is not conn.page:
+    if session is not page_of(conn):
         try:
             reply = await session.send("Runtime.callFunctionOn", params, timeout_s=FRAME_DEADLINE_S)
         except FRAME_FAILURES:
@@ -112,7 +110,7 @@ async def _generate(
 
 
 async def _counts_elsewhere(
-    conn: BrowserConnection, sessions: list[CdpSession], found: dict[int, tuple[CdpSession, list[str]]]
+    conn: Target, sessions: list[CdpSession], found: dict[int, tuple[CdpSession, list[str]]]
 ) -> dict[tuple[int, str], int]:
     """How many elements each candidate matches in the targets other than its own, by (its target, selector)."""
     counts: dict[tuple[int, str], int] = {}
@@ -121,7 +119,7 @@ async def _counts_elsewhere(
         selectors = list(dict.fromkeys(sel for _, sel in asked))
         if not selectors:
             continue
-        timeout_s = SCRIPT_TIMEOUT_S if target is conn.page else FRAME_DEADLINE_S
+        timeout_s = SCRIPT_TIMEOUT_S if target is page_of(conn) else FRAME_DEADLINE_S
         try:
             value = await run_page_script(
                 conn, script("outline", "countsOf", selectors), session=target, timeout_s=timeout_s

@@ -32,7 +32,7 @@ from cdpilot.browser.page.page_facts import (
     ScreenshotCut,
     ViewportSet,
 )
-from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.target import Target, page_of
 from cdpilot.cdp import MAX_MESSAGE_BYTES
 from cdpilot.errors import ArgumentError, ExecutionError, FieldProblem, StateError
 
@@ -59,9 +59,9 @@ FIT_MARGIN = 0.9  # a shrink aims this much below the character limit: size does
 MAX_FIT_ATTEMPTS = 6  # captures to fit the character limit; one or two shrinks usually do it
 
 
-async def _evaluate(conn: BrowserConnection, expression: str) -> Any:
+async def _evaluate(conn: Target, expression: str) -> Any:
     reply = await conn.features.unless_blocked(
-        conn.page.send(
+        page_of(conn).send(
             "Runtime.evaluate", {"expression": own_expression(expression), "returnByValue": True, "silent": True}
         )
     )
@@ -70,7 +70,7 @@ async def _evaluate(conn: BrowserConnection, expression: str) -> Any:
     return reply["result"].get("value")
 
 
-async def _element_clip(conn: BrowserConnection, selector: str) -> dict[str, float]:
+async def _element_clip(conn: Target, selector: str) -> dict[str, float]:
     found = await _evaluate(conn, f"(\n{page_script('visible_element_box')}\n)({json.dumps(selector)})")
     if "invalid" in found:
         raise ArgumentError(
@@ -87,13 +87,11 @@ async def _element_clip(conn: BrowserConnection, selector: str) -> dict[str, flo
     return {key: float(found[key]) for key in ("x", "y", "width", "height")}
 
 
-async def _area(
-    conn: BrowserConnection, *, full_page: bool, selector: str | None
-) -> tuple[dict[str, float], ScreenshotArea]:
+async def _area(conn: Target, *, full_page: bool, selector: str | None) -> tuple[dict[str, float], ScreenshotArea]:
     """The clip of what is to be captured, in CSS pixels of the document."""
     if selector is not None:
         return await _element_clip(conn, selector), "element"
-    metrics = await conn.features.unless_blocked(conn.page.send("Page.getLayoutMetrics"))
+    metrics = await conn.features.unless_blocked(page_of(conn).send("Page.getLayoutMetrics"))
     if full_page:
         content = metrics["cssContentSize"]
         width, height = math.ceil(content["width"]), math.ceil(content["height"])
@@ -105,7 +103,7 @@ async def _area(
 
 
 async def screenshot(
-    conn: BrowserConnection,
+    conn: Target,
     *,
     image_format: ImageFormat = "jpeg",
     quality: int = 80,
@@ -161,7 +159,7 @@ async def screenshot(
 
 
 async def _capture(
-    conn: BrowserConnection,
+    conn: Target,
     clip: dict[str, float],
     scale: float,
     image_format: ImageFormat,
@@ -174,7 +172,7 @@ async def _capture(
     if quality is not None:
         params["quality"] = quality
     params["captureBeyondViewport"] = beyond_viewport
-    reply = await conn.features.unless_blocked(conn.page.send("Page.captureScreenshot", params))
+    reply = await conn.features.unless_blocked(page_of(conn).send("Page.captureScreenshot", params))
     data = str(reply["data"])
     if not data:  # what Chrome answers when it cannot encode the image: never pass it on as one
         raise ExecutionError(f"Chrome answered an empty {image_format} image for a capture of {_size(clip)} CSS px.")
@@ -208,7 +206,7 @@ def _size(clip: dict[str, float]) -> str:
 
 
 async def set_viewport(
-    conn: BrowserConnection, *, width: int, height: int, device_scale_factor: float, mobile: bool
+    conn: page_emulation.EmulatedTab, *, width: int, height: int, device_scale_factor: float, mobile: bool
 ) -> ViewportSet:
     """Override the viewport (kept with the tab's other emulation); answers with the page's
     innerWidth and innerHeight afterwards."""
@@ -218,7 +216,7 @@ async def set_viewport(
 
 
 async def emulate_media(
-    conn: BrowserConnection, *, media: str | None, color_scheme: str | None, reduced_motion: str | None
+    conn: page_emulation.EmulatedTab, *, media: str | None, color_scheme: str | None, reduced_motion: str | None
 ) -> MediaEmulation:
     """Emulate a CSS media type and media features; an omitted one is reset to the real value."""
     emulation = MediaEmulation(media or None, color_scheme or None, reduced_motion or None)

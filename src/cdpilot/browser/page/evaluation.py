@@ -25,10 +25,12 @@ from typing import Any
 
 from cdpilot import progress
 from cdpilot.browser.debugger.debugger_facts import Frame
+from cdpilot.browser.debugger.page_debugger import PageDebugger
 from cdpilot.browser.own_scripts import own_expression
+from cdpilot.browser.page.dialogs import DialogWatcher
 from cdpilot.browser.page.page_facts import PageEvaluation
 from cdpilot.browser.remote_values import render_remote
-from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.target import Target
 from cdpilot.browser.value_facts import ReadLimits, Value
 from cdpilot.browser.value_reader import new_object_group, read_value, release_values
 from cdpilot.errors import CdpilotError, CdpTimeoutError, DialogOpenError, ExecutionError, ExecutionPausedError
@@ -45,7 +47,7 @@ READY_PROBE = {"expression": own_expression("0"), "silent": True}
 
 
 async def evaluate(
-    conn: BrowserConnection, expression: str, *, await_promise: bool, timeout_ms: int, limits: ReadLimits
+    conn: Target, expression: str, *, await_promise: bool, timeout_ms: int, limits: ReadLimits
 ) -> PageEvaluation:
     """The value of `expression` in the page, awaited when it is a promise and `await_promise`;
     with how long the page's own script had run when it had to be stopped for the expression to run."""
@@ -58,17 +60,17 @@ async def evaluate(
         _raise_if_thrown(reply, "The expression threw", stopped_page_s=ran.stopped_page_s)
         remote = reply["result"]
         # A paused page runs no microtasks, so no promise can settle there (and awaiting one never ends).
-        if await_promise and remote.get("subtype") == "promise" and conn.features.debugger.paused is None:
+        if await_promise and remote.get("subtype") == "promise" and conn.features.get(PageDebugger).paused is None:
             reply = await _settle(conn, remote["objectId"], deadline, timeout_ms)
             _raise_if_thrown(reply, "The promise it returned was rejected with", stopped_page_s=ran.stopped_page_s)
             remote = reply["result"]
-        return PageEvaluation(await read_value(conn.page, remote, limits), ran.stopped_page_s)
+        return PageEvaluation(await read_value(conn.session, remote, limits), ran.stopped_page_s)
     finally:
         await _release(conn, group)
 
 
 async def evaluate_on_frame(
-    conn: BrowserConnection, frame: Frame, expression: str, *, timeout_ms: int, limits: ReadLimits
+    conn: Target, frame: Frame, expression: str, *, timeout_ms: int, limits: ReadLimits
 ) -> Value:
     """The value of `expression` in a paused frame's scope."""
     deadline = asyncio.get_running_loop().time() + timeout_ms / 1000
@@ -82,16 +84,16 @@ async def evaluate_on_frame(
     reply = (await _run(conn, "Debugger.evaluateOnCallFrame", params, deadline, timeout_ms)).reply
     try:
         _raise_if_thrown(reply, "The expression threw", hint="it sees the frame's variables as they are now")
-        return await read_value(conn.page, reply["result"], limits)
+        return await read_value(conn.session, reply["result"], limits)
     finally:
         await _release(conn, group)
 
 
-async def _release(conn: BrowserConnection, group: str) -> None:
+async def _release(conn: Target, group: str) -> None:
     """Free what the evaluation left in `group` (only its reply can have put anything there). A page
     showing a dialog answers nothing until it closes: those objects then go with the page instead."""
-    if conn.features.dialogs.open is None:
-        await release_values(conn.page, group, timeout_s=STOP_GRACE_S)
+    if conn.features.get(DialogWatcher).open is None:
+        await release_values(conn.session, group, timeout_s=STOP_GRACE_S)
 
 
 def exception_text(details: dict[str, Any]) -> str:
@@ -146,15 +148,15 @@ class _Ran:
     stopped_page_s: float | None = None  # the page's own script, stopped after running this long
 
 
-async def _run(conn: BrowserConnection, method: str, params: dict[str, Any], deadline: float, timeout_ms: int) -> _Ran:
+async def _run(conn: Target, method: str, params: dict[str, Any], deadline: float, timeout_ms: int) -> _Ran:
     """Run the expression until `deadline`; past it, stop what runs so the page is free again: the
     expression, or the page's own script that kept it from starting (see the module docstring)."""
     loop = asyncio.get_running_loop()
     started = loop.time()
     budget_s = timeout_ms / 1000 + 2 * STOP_GRACE_S + 1
     # Sent first, so answered first: until it is, the expression has not started.
-    ready = asyncio.ensure_future(conn.page.send("Runtime.evaluate", READY_PROBE, timeout_s=budget_s))
-    command = conn.page.send(method, params, timeout_s=budget_s)
+    ready = asyncio.ensure_future(conn.session.send("Runtime.evaluate", READY_PROBE, timeout_s=budget_s))
+    command = conn.session.send(method, params, timeout_s=budget_s)
     task = asyncio.ensure_future(conn.features.unless_blocked(command))
     try:
         try:
@@ -179,11 +181,11 @@ async def _run(conn: BrowserConnection, method: str, params: dict[str, Any], dea
     )
 
 
-async def _stop_page_script(conn: BrowserConnection, task: asyncio.Future[dict[str, Any]], busy_s: float) -> _Ran:
+async def _stop_page_script(conn: Target, task: asyncio.Future[dict[str, Any]], busy_s: float) -> _Ran:
     """The page's own script held the page past the deadline, the expression waiting behind it:
     stop that script, and give the expression, which runs next, the grace to answer."""
     with contextlib.suppress(CdpilotError):  # it ended by itself meanwhile: the expression is on its way
-        await conn.page.send("Runtime.terminateExecution", timeout_s=STOP_GRACE_S)
+        await conn.session.send("Runtime.terminateExecution", timeout_s=STOP_GRACE_S)
     done, _ = await asyncio.wait({task}, timeout=STOP_GRACE_S)
     if done and not task.cancelled():
         failure = task.exception()
@@ -201,11 +203,11 @@ async def _stop_page_script(conn: BrowserConnection, task: asyncio.Future[dict[s
     )
 
 
-async def _stop(conn: BrowserConnection, task: asyncio.Future[dict[str, Any]]) -> tuple[bool, dict[str, Any] | None]:
+async def _stop(conn: Target, task: asyncio.Future[dict[str, Any]]) -> tuple[bool, dict[str, Any] | None]:
     """Stop the running expression: whether it ended within the grace, and its reply if it
     finished before the stop took effect."""
     with contextlib.suppress(CdpilotError):  # nothing left to stop: the reply, or the page's end, is on its way
-        await conn.page.send("Runtime.terminateExecution", timeout_s=STOP_GRACE_S)
+        await conn.session.send("Runtime.terminateExecution", timeout_s=STOP_GRACE_S)
     done, _ = await asyncio.wait({task}, timeout=STOP_GRACE_S)
     if not done:
         task.cancel()
@@ -215,10 +217,10 @@ async def _stop(conn: BrowserConnection, task: asyncio.Future[dict[str, Any]]) -
     return True, task.result()
 
 
-async def _settle(conn: BrowserConnection, promise_id: str, deadline: float, timeout_ms: int) -> dict[str, Any]:
+async def _settle(conn: Target, promise_id: str, deadline: float, timeout_ms: int) -> dict[str, Any]:
     """Await a promise until `deadline`."""
     params = {"promiseObjectId": promise_id, "generatePreview": True}
-    command = conn.page.send("Runtime.awaitPromise", params, timeout_s=timeout_ms / 1000 + 1)
+    command = conn.session.send("Runtime.awaitPromise", params, timeout_s=timeout_ms / 1000 + 1)
     task = asyncio.ensure_future(conn.features.unless_blocked(command))
     try:
         return await _waited(task, deadline, timeout_ms, "Awaiting the promise")

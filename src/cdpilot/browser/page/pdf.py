@@ -11,7 +11,7 @@ import base64
 import re
 
 from cdpilot.browser.page.page_facts import PaperSize, PdfFile
-from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.target import Target, page_of
 
 PAPER_INCHES: dict[PaperSize, tuple[float, float]] = {"letter": (8.5, 11), "a4": (8.27, 11.69), "legal": (8.5, 14)}
 """Width and height in portrait, as ``Page.printToPDF`` takes them."""
@@ -26,7 +26,7 @@ def count_pages(data: bytes) -> int:
 
 
 async def print_pdf(
-    conn: BrowserConnection, *, landscape: bool, print_background: bool, scale: float, paper: PaperSize
+    conn: Target, *, landscape: bool, print_background: bool, scale: float, paper: PaperSize
 ) -> PdfFile:
     """Print the current page; an open dialog or a new pause answers at once instead of a hang
     (printing lays the page out on its main thread)."""
@@ -39,6 +39,6 @@ async def print_pdf(
         "paperHeight": height,
         "transferMode": "ReturnAsBase64",
     }
-    reply = await conn.features.unless_blocked(conn.page.send("Page.printToPDF", params))
+    reply = await conn.features.unless_blocked(page_of(conn).send("Page.printToPDF", params))
     data = base64.b64decode(reply["data"])
     return PdfFile(data, count_pages(data))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cdpilot.browser.debugger.page_debugger import PageDebugger
 from cdpilot.browser.own_scripts import own_expression, page_script
 from cdpilot.browser.performance.performance_facts import (
     Interactions,
@@ -24,7 +25,7 @@ from cdpilot.browser.performance.performance_facts import (
     PerformanceMetrics,
     SlowResource,
 )
-from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.target import Target, page_of
 from cdpilot.errors import ExecutionError
 
 RECORD_KEY = "cdpilot.performance"  # Symbol.for(RECORD_KEY): where the page keeps our record
@@ -35,9 +36,9 @@ def _call(script: str, *arguments: object) -> str:
     return own_expression(f"(\n{page_script(script)}\n)(...{json.dumps(arguments)})")
 
 
-async def _evaluate(conn: BrowserConnection, expression: str, *, await_promise: bool = False) -> Any:
+async def _evaluate(conn: Target, expression: str, *, await_promise: bool = False) -> Any:
     params = {"expression": expression, "returnByValue": True, "awaitPromise": await_promise, "silent": True}
-    reply = await conn.features.unless_blocked(conn.page.send("Runtime.evaluate", params))
+    reply = await conn.features.unless_blocked(page_of(conn).send("Runtime.evaluate", params))
     if "exceptionDetails" in reply:
         details = reply["exceptionDetails"]
         reason = details.get("exception", {}).get("description") or details.get("text")
@@ -45,14 +46,14 @@ async def _evaluate(conn: BrowserConnection, expression: str, *, await_promise: 
     return reply["result"].get("value")
 
 
-async def measure(conn: BrowserConnection) -> PerformanceMetrics:
+async def measure(conn: Target) -> PerformanceMetrics:
     """Start keeping interactions (once per page session), then read every measure; a page paused
     in the debugger is read as it stands: it runs no timer, nor even a promise's reaction."""
     if await _evaluate(conn, _call("performance_observer", RECORD_KEY, False)):
-        await conn.page.send(
+        await page_of(conn).send(
             "Page.addScriptToEvaluateOnNewDocument", {"source": _call("performance_observer", RECORD_KEY, True)}
         )
-    if conn.features.debugger.paused is None:
+    if conn.features.get(PageDebugger).paused is None:
         # An interaction's entry is made when the frame after it is presented, which a loaded
         # machine can put off: read too soon, a slow interaction would pass for a fast one.
         await _evaluate(conn, own_expression(page_script("after_two_paints")), await_promise=True)

@@ -160,6 +160,17 @@ class BrowserConnection:
         return self.cdp.endpoint
 
     @property
+    def session(self) -> CdpSession:
+        """The target's own session (`browser.target.Target`): a browser connection's is its page's."""
+        return self.page
+
+    @property
+    def page_session(self) -> CdpSession | None:
+        """The current page's session (`browser.target.Target`); one is attached before the
+        connection is handed out."""
+        return self._page
+
+    @property
     def page(self) -> CdpSession:
         """The session of the page that navigation and page tools act on."""
         assert self._page is not None, "start() attaches a page before the connection is handed out"

@@ -39,6 +39,7 @@ from cdpilot.cdp import CdpConnection, CdpSession
 from cdpilot.errors import CdpCommandError, DialogOpenError, PausedPageError, StateError
 
 T = TypeVar("T")
+F = TypeVar("F")
 
 
 @dataclass
@@ -49,6 +50,13 @@ class PageFeatures:
     debugger: PageDebugger = field(default_factory=PageDebugger)
     children: ChildTargets = field(default_factory=ChildTargets)  # out-of-process frames, workers
     _stalled: set[asyncio.Future[Any]] = field(default_factory=set)  # commands that outlived their caller
+
+    def get(self, kind: type[F]) -> F:
+        """The collector of this kind (`browser.target.TargetFeatures`: what feature modules type against)."""
+        for feature in (self.console, self.network, self.dialogs, self.debugger, self.children):
+            if isinstance(feature, kind):
+                return feature
+        raise StateError(f"This target has no {kind.__name__}.")
 
     async def attach(self, cdp: CdpConnection, session: CdpSession) -> None:
         await asyncio.gather(
