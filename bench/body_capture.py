@@ -29,7 +29,8 @@ from cdpilot.browser.observe.network import BODY_BUFFER_BYTES, BODY_LIMIT_BYTES
 from cdpilot.browser.observe.network_facts import ResponseBody
 from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
+from cdpilot.browser.session.launch_options import LaunchOptions
+from cdpilot.browser.session.manager import ConnectionManager
 from tests.support.chromium import chrome_env
 from tests.support.pages import serve_pages
 from tests.support.site import html

@@ -42,7 +42,8 @@ from urllib.parse import urlparse
 from bench.stats import median
 from cdpilot.browser.debugger.debugger_facts import Breakpoint
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
+from cdpilot.browser.session.launch_options import LaunchOptions
+from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.cdp import CdpEvent
 from cdpilot.cdp.client import CdpConnection
 from cdpilot.cdp.session import CdpSession

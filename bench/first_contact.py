@@ -49,6 +49,7 @@ from bench.pipe import server_env
 from bench.stats import median, ratio
 from cdpilot.browser.page import loading
 from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.session.launch_options import LaunchOptions
 from cdpilot.browser.session.launcher import (
     TMP_SUBDIR,
     LaunchedBrowser,
@@ -58,7 +59,7 @@ from cdpilot.browser.session.launcher import (
 )
 from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.cdp.client import CdpConnection
-from cdpilot.context import LaunchDefaults, Settings, ToolContext
+from cdpilot.context import Settings, ToolContext
 from cdpilot.handlers import HANDLERS
 from cdpilot.server.registry import Registry
 from tests.support.chromium import CHROMIUM, TEST_CHROME_ARGS, chrome_env, processes_with, wait_gone
@@ -272,8 +273,7 @@ def _floor(url: str) -> dict[str, float]:
     assert CHROMIUM is not None, "Chromium is not installed"
     profile_dir = tempfile.mkdtemp(prefix="cdpilot-bench-floor-")
     os.mkdir(os.path.join(profile_dir, TMP_SUBDIR))
-    viewport = LaunchDefaults().viewport
-    flags = option_args(headless=True, viewport=viewport, user_agent=None, proxy_server=None, ignore_https_errors=False)
+    flags = option_args(LaunchOptions())
     args = browser_args(
         profile_dir=profile_dir,
         headless=True,

@@ -24,7 +24,8 @@ from cdpilot.answers.call_stack import call_stack_lines
 from cdpilot.answers.pause_bundle import pause_bundle_lines
 from cdpilot.browser.debugger.pause_snapshot import take_call_stack, take_pause_snapshot
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
+from cdpilot.browser.session.launch_options import LaunchOptions
+from cdpilot.browser.session.manager import ConnectionManager
 from tests.sourcemaps.map_builder import map_json
 from tests.support.chromium import chrome_env
 from tests.support.pages import PageSpec, serve_pages

@@ -7,7 +7,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
+from cdpilot.browser.session.launch_options import LaunchOptions
+from cdpilot.browser.session.manager import ConnectionManager
 from tests.support.chromium import chrome_env
 
 

@@ -23,6 +23,7 @@ from cdpilot_generated.manifests import Mode
 
 from cdpilot import __version__
 from cdpilot.browser.page.origin_policy import OriginPolicy
+from cdpilot.browser.session.launch_options import LaunchOptions
 from cdpilot.config import (
     OPTIONS,
     Config,
@@ -33,7 +34,7 @@ from cdpilot.config import (
     given_flags,
     resolve,
 )
-from cdpilot.context import AttachTarget, LaunchDefaults, Settings
+from cdpilot.context import AttachTarget, Settings
 
 if TYPE_CHECKING:
     from cdpilot.server.http_settings import HttpSettings
@@ -106,7 +107,7 @@ def build_settings(config: Config, mode: Mode) -> Settings:
     attach = _attach_target(config)
     return Settings(
         auto_launch=config["auto_launch"],
-        launch=LaunchDefaults(
+        launch=LaunchOptions(
             headless=not config["headed"],
             executable_path=config["executable_path"],
             user_data_dir=config["user_data_dir"],

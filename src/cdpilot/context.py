@@ -17,24 +17,11 @@ from typing import TYPE_CHECKING
 from cdpilot_generated.manifests import Mode
 
 from cdpilot.browser.page.origin_policy import OriginPolicy
+from cdpilot.browser.session.launch_options import LaunchOptions
 from cdpilot.server.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
 
 if TYPE_CHECKING:
     from cdpilot.browser.session.manager import ConnectionManager
-
-
-@dataclass(frozen=True)
-class LaunchDefaults:
-    """How cdpilot starts a browser when a call needs one: `chrome launch` and auto-launch alike."""
-
-    headless: bool = True
-    executable_path: str | None = None
-    user_data_dir: str | None = None  # kept after exit; None: a temp profile, removed when the browser ends
-    viewport: tuple[int, int] = (1280, 720)
-    user_agent: str | None = None
-    proxy_server: str | None = None
-    ignore_https_errors: bool = False
-    extra_args: tuple[str, ...] = ()  # more Chromium flags, after cdpilot's own (so they can override them)
 
 
 @dataclass(frozen=True)
@@ -51,7 +38,7 @@ class Settings:
     """Start-up choices that change what a tool may do."""
 
     auto_launch: bool = True  # a page tool with no browser starts one (or attaches, given `attach`)
-    launch: LaunchDefaults = LaunchDefaults()
+    launch: LaunchOptions = field(default_factory=LaunchOptions)  # `chrome launch` and auto-launch start from it
     attach: AttachTarget | None = None
     origins: OriginPolicy = field(default_factory=OriginPolicy)  # where navigation and page requests may go
     tools: frozenset[str] | None = None  # the tools served in the active mode; None: all of them

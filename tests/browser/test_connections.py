@@ -7,7 +7,8 @@ import socket
 
 import pytest
 
-from cdpilot.browser.session.manager import ConnectionManager, ConnectOptions, LaunchOptions
+from cdpilot.browser.session.launch_options import LaunchOptions
+from cdpilot.browser.session.manager import ConnectionManager, ConnectOptions
 from cdpilot.errors import ArgumentError, BrowserConnectionError
 from tests.support.chromium import StandaloneChromium, leftovers_of, processes_with, wait_gone
 

@@ -21,7 +21,8 @@ import pytest
 
 from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.page.tabs import new_target
-from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
+from cdpilot.browser.session.launch_options import LaunchOptions
+from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.cdp import CdpSession
 from cdpilot.errors import ArgumentError, BrowserConnectionError
 from tests.support import readable

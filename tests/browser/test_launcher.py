@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cdpilot.browser.session.launch_options import LaunchOptions
 from cdpilot.browser.session.launcher import (
     HEADLESS_FEATURES_OFF,
     LaunchPlan,
@@ -68,15 +69,14 @@ def test_headful_leaves_out_headless() -> None:
 
 
 def test_each_launch_option_becomes_a_flag_and_an_unset_one_none() -> None:
-    assert (
-        option_args(headless=True, viewport=None, user_agent=None, proxy_server=None, ignore_https_errors=False) == ()
-    )
+    assert option_args(LaunchOptions(viewport=None)) == ()
     every = option_args(
-        headless=True,
-        viewport=(1024, 600),
-        user_agent="Agent/1.0 (test)",
-        proxy_server="http://127.0.0.1:3128",
-        ignore_https_errors=True,
+        LaunchOptions(
+            viewport=(1024, 600),
+            user_agent="Agent/1.0 (test)",
+            proxy_server="http://127.0.0.1:3128",
+            ignore_https_errors=True,
+        )
     )
     assert every == (
         "--window-size=1024,600",  # grown by the browser's UI once it runs (fit_window)
@@ -85,9 +85,7 @@ def test_each_launch_option_becomes_a_flag_and_an_unset_one_none() -> None:
         "--proxy-server=http://127.0.0.1:3128",
         "--ignore-certificate-errors",
     )
-    headed = option_args(
-        headless=False, viewport=(1024, 600), user_agent=None, proxy_server=None, ignore_https_errors=False
-    )
+    headed = option_args(LaunchOptions(headless=False, viewport=(1024, 600)))
     assert headed == ("--window-size=1024,600",)
 
 

@@ -22,7 +22,8 @@ from cdpilot.browser.observe.network_facts import NetworkEntry
 from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.page.origin_policy import OriginPolicy, Refusal
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
+from cdpilot.browser.session.launch_options import LaunchOptions
+from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.browser.session.request_interceptor import RequestInterceptor
 from cdpilot.browser.session.route_facts import Abort, Fulfill, RouteSpec
 from cdpilot.cdp import CdpEvent, CdpSession

@@ -16,9 +16,10 @@ from dataclasses import dataclass, replace
 import anyio
 import pytest
 
-from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
+from cdpilot.browser.session.launch_options import LaunchOptions
+from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.browser.session.shared_browser import SharedBrowser
-from cdpilot.context import LaunchDefaults, Settings
+from cdpilot.context import Settings
 from cdpilot.server.registry import Registry
 from tests.support.chromium import TEST_CHROME_ARGS, chrome_env, wait_gone
 from tests.support.pages import PageSpec, serve_pages
@@ -38,7 +39,7 @@ SITE: dict[str, PageSpec] = {
     "/api": (200, "text/plain", b"from the server"),
     "/file": (200, "application/octet-stream", b"body", {"Content-Disposition": "attachment; filename=a.txt"}),
 }
-SETTINGS = Settings(rate_limit=None, launch=LaunchDefaults(extra_args=TEST_CHROME_ARGS))
+SETTINGS = Settings(rate_limit=None, launch=LaunchOptions(extra_args=TEST_CHROME_ARGS))
 TITLE_SOON = "new Promise(done => setTimeout(() => done(document.title), 500))"
 
 

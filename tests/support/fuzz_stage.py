@@ -28,7 +28,8 @@ from typing import Any, TypeVar
 from cdpilot_generated.manifests import Mode
 
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
+from cdpilot.browser.session.launch_options import LaunchOptions
+from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.context import Settings
 from cdpilot.server.registry import Registry
 from tests.support.chromium import CHROMIUM, chrome_env

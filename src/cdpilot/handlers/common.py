@@ -11,8 +11,8 @@ from cdpilot.browser.page.page_facts import Download
 from cdpilot.browser.session.auto_connect import find_local_browser
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.connection_facts import ConnectionInfo
-from cdpilot.browser.session.manager import ConnectOptions, LaunchOptions
-from cdpilot.context import AttachTarget, Settings, ToolContext, add_call_note
+from cdpilot.browser.session.manager import ConnectOptions
+from cdpilot.context import AttachTarget, ToolContext, add_call_note
 
 NO_AUTO_LAUNCH = "cdpilot --no-auto-launch turns this off"
 
@@ -25,23 +25,6 @@ def downloaded_files(downloads: Iterable[Download]) -> tuple[Path, ...]:
 def wants_context(include_context: bool | None, ctx: ToolContext) -> bool:
     """`include_context` as the caller meant it: explicit wins, else smart mode bundles and legacy does not."""
     return ctx.mode == "smart" if include_context is None else include_context
-
-
-def launch_options(settings: Settings, connection_id: str | None) -> LaunchOptions:
-    """A launch with the start-up settings (`--headed`, `--viewport`, …); `chrome launch` overrides some."""
-    defaults = settings.launch
-    return LaunchOptions(
-        connection_id=connection_id,
-        headless=defaults.headless,
-        executable_path=defaults.executable_path,
-        user_data_dir=defaults.user_data_dir,
-        extra_args=defaults.extra_args,
-        viewport=defaults.viewport,
-        user_agent=defaults.user_agent,
-        proxy_server=defaults.proxy_server,
-        ignore_https_errors=defaults.ignore_https_errors,
-        allow_file_urls=settings.allow_file_urls,
-    )
 
 
 async def browser(ctx: ToolContext, connection_id: str | None) -> BrowserConnection:
@@ -63,7 +46,7 @@ async def _first_contact(ctx: ToolContext) -> str:
     if attach is None:
         mode = "headless" if ctx.settings.launch.headless else "headed"
         await progress.report(f"Launching {mode} Chromium")
-        info = await ctx.connections.launch(launch_options(ctx.settings, None))
+        info = await ctx.connections.launch(ctx.settings.launch)
         what = f"Opened a context of the shared {mode}" if info.kind == "context" else f"Launched {mode}"
         return f"{what} {info.browser} as '{info.id}': no browser was connected ({NO_AUTO_LAUNCH})."
     await progress.report("Attaching to the browser")

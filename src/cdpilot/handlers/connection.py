@@ -23,15 +23,15 @@ from cdpilot.answers.connections import (
 from cdpilot.browser.session.manager import ConnectOptions
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import ArgumentError, FieldProblem
-from cdpilot.handlers.common import launch_options
 
 
 async def chrome_launch(args: ChromeLaunchArgs, ctx: ToolContext) -> ToolResult:
     await progress.report("Launching the browser")
-    defaults = launch_options(ctx.settings, args.connection_id)
+    defaults = ctx.settings.launch
     given = args.model_fields_set
     options = replace(
         defaults,
+        connection_id=args.connection_id,
         headless=args.headless if "headless" in given else defaults.headless,
         executable_path=args.executable_path or defaults.executable_path,
         user_data_dir=args.user_data_dir or defaults.user_data_dir,

@@ -32,7 +32,6 @@ from mcp.shared.exceptions import MCPError
 from cdpilot.browser.session.shared_browser import SharedBrowser
 from cdpilot.context import Settings, ToolContext
 from cdpilot.handlers import HANDLERS
-from cdpilot.handlers.common import launch_options
 from cdpilot.output_files import output_root
 from cdpilot.server.app import CLEANUP_SECONDS, launcher_env, new_connections
 from cdpilot.server.fast_path import CallTool
@@ -81,7 +80,7 @@ class SessionTable:
         self.shared = (
             None
             if http.browser_per_session
-            else SharedBrowser(launch_options(settings, None), env=launcher_env(), origins=settings.origins)
+            else SharedBrowser(settings.launch, env=launcher_env(), origins=settings.origins)
         )
 
     @property

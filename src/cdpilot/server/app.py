@@ -127,6 +127,7 @@ def new_connections(
 
     return ConnectionManager(
         allow_remote=settings.allow_remote,
+        allow_file_urls=settings.allow_file_urls,
         env=launcher_env(),
         origins=settings.origins,
         output_dir=settings.output_dir,

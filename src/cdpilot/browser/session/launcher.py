@@ -46,6 +46,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import IO
 
+from cdpilot.browser.session.launch_options import LaunchOptions
 from cdpilot.cdp import PipeTransport
 from cdpilot.cdp.transport import translating
 from cdpilot.errors import BrowserConnectionError
@@ -179,14 +180,7 @@ def require_display(headless: bool, user_args: tuple[str, ...], env: Mapping[str
         )
 
 
-def option_args(
-    *,
-    headless: bool,
-    viewport: tuple[int, int] | None,
-    user_agent: str | None,
-    proxy_server: str | None,
-    ignore_https_errors: bool,
-) -> tuple[str, ...]:
+def option_args(options: LaunchOptions) -> tuple[str, ...]:
     """The flags of the launch options, each left out when its option is.
 
     The window starts at `viewport`; once the browser answers, `fit_window` grows it by the
@@ -195,16 +189,16 @@ def option_args(
     screen is made at least 1920×1080 and taller than that window: the default 800×600
     screen would be smaller than the page, and would clamp the grown window."""
     args: list[str] = []
-    if viewport is not None:
-        width, height = viewport
+    if options.viewport is not None:
+        width, height = options.viewport
         args.append(f"--window-size={width},{height}")
-        if headless:
+        if options.headless:
             args.append(f"--screen-info={{{max(1920, width)}x{max(1080, height + SCREEN_MARGIN_PX)}}}")
-    if user_agent:
-        args.append(f"--user-agent={user_agent}")
-    if proxy_server:
-        args.append(f"--proxy-server={proxy_server}")
-    if ignore_https_errors:
+    if options.user_agent:
+        args.append(f"--user-agent={options.user_agent}")
+    if options.proxy_server:
+        args.append(f"--proxy-server={options.proxy_server}")
+    if options.ignore_https_errors:
         args.append("--ignore-certificate-errors")
     return tuple(args)
 

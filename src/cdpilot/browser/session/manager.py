@@ -29,6 +29,7 @@ from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.connection_facts import ConnectionInfo, ConnectionKind
 from cdpilot.browser.session.endpoints import check_host_and_port, check_websocket_url
 from cdpilot.browser.session.frame_owners import FrameOwners
+from cdpilot.browser.session.launch_options import LaunchOptions
 from cdpilot.browser.session.launcher import (
     LaunchedBrowser,
     LaunchPlan,
@@ -51,22 +52,6 @@ LIST_SUGGESTION = "See the open connections with {tool:chrome_list_connections}.
 
 
 @dataclass(frozen=True)
-class LaunchOptions:
-    connection_id: str | None
-    headless: bool = True
-    executable_path: str | None = None
-    user_data_dir: str | None = None  # kept after the browser ends; None: a temp profile, removed
-    extra_args: tuple[str, ...] = ()  # after every flag of ours, so they can override any
-    url: str | None = None
-    timeout_ms: int = 20000  # how long the browser may take to answer its first command
-    allow_file_urls: bool = False  # may `url` be a file: URL (same policy as navigate)
-    viewport: tuple[int, int] | None = (1280, 720)  # the page's, headless; the window's, headed
-    user_agent: str | None = None
-    proxy_server: str | None = None  # such as http://127.0.0.1:3128
-    ignore_https_errors: bool = False
-
-
-@dataclass(frozen=True)
 class ConnectOptions:
     connection_id: str | None
     host: str = "127.0.0.1"
@@ -83,6 +68,7 @@ class ConnectionManager:
         self,
         *,
         allow_remote: bool = False,
+        allow_file_urls: bool = False,
         env: Mapping[str, str] | None = None,
         origins: OriginPolicy | None = None,
         output_dir: Path | None = None,
@@ -90,13 +76,15 @@ class ConnectionManager:
         max_tabs: int | None = None,
         frames: FrameOwners | None = None,
     ) -> None:
-        """`origins`: the start-up origin lists, enforced in every browser launched or connected
+        """`allow_file_urls`: may a launch's first page be a file: URL (as for navigate).
+        `origins`: the start-up origin lists, enforced in every browser launched or connected
         and checked for every URL handed to one (None: every origin allowed). `output_dir`:
         where downloads of launched browsers go (None: the default output directory).
         `shared`: the browser whose contexts launches become; `max_tabs`: the most tabs this
         manager's launched browsers and contexts may hold together (None: no limit). `frames`:
         for the manager of a shared browser itself, where its frames' contexts are kept."""
         self._allow_remote = allow_remote
+        self._allow_file_urls = allow_file_urls
         self._output_dir = output_dir
         self._shared = shared
         self._max_tabs = max_tabs
@@ -148,13 +136,7 @@ class ConnectionManager:
         env_args = args_from_env(self._env)
         require_display(options.headless, (*env_args, *options.extra_args), self._env)
         start_url = self._start_url(options)
-        flags = option_args(
-            headless=options.headless,
-            viewport=options.viewport,
-            user_agent=options.user_agent,
-            proxy_server=options.proxy_server,
-            ignore_https_errors=options.ignore_https_errors,
-        )
+        flags = option_args(options)
         async with self._lock:
             connection_id = await self._claim_id(options.connection_id)
             scratch_dir = make_scratch_dir(options.user_data_dir)
@@ -189,7 +171,7 @@ class ConnectionManager:
         """The page a launch opens first, checked as navigate checks a URL."""
         if not options.url:
             return "about:blank"
-        return normalize_url(options.url, allow_file_urls=options.allow_file_urls, origins=self.origins)
+        return normalize_url(options.url, allow_file_urls=self._allow_file_urls, origins=self.origins)
 
     async def _open_context(self, options: LaunchOptions) -> ConnectionInfo:
         """A launch served by a context of the shared browser."""

@@ -25,7 +25,8 @@ from pathlib import Path
 from cdpilot.browser.page.origin_policy import OriginPolicy
 from cdpilot.browser.session.browser_connection import BrowserConnection, ContextLease
 from cdpilot.browser.session.frame_owners import FrameOwners
-from cdpilot.browser.session.manager import ConnectionManager, LaunchOptions
+from cdpilot.browser.session.launch_options import LaunchOptions
+from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.errors import BrowserConnectionError, CdpCommandError, CdpTimeoutError
 
 HOST_ID = "shared"
