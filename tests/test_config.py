@@ -9,8 +9,8 @@ from typing import Any
 import jsonschema
 import pytest
 
+from cdpilot.call_rate import RateLimit
 from cdpilot.config import BY_KEY, OPTIONS, ConfigError, config_schema, resolve
-from cdpilot.server.rate_limit import RateLimit
 
 
 def write_config(tmp_path: Path, data: Any) -> str:

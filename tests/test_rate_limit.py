@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from cdpilot.call_rate import RateLimit
 from cdpilot.errors import RateLimitedError
-from cdpilot.server.rate_limit import RateLimit, RateLimiter
+from cdpilot.server.rate_limit import RateLimiter
 
 
 class Clock:

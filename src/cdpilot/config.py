@@ -87,7 +87,7 @@ def _ws_endpoint(text: str) -> str:
 
 
 def _rate_limit(text: str) -> object:
-    from cdpilot.server.rate_limit import RateLimit
+    from cdpilot.call_rate import RateLimit
 
     try:
         return RateLimit.parse(str(text))

@@ -18,7 +18,7 @@ from cdpilot_generated.manifests import Mode
 
 from cdpilot.browser.page.origin_policy import OriginPolicy
 from cdpilot.browser.session.launch_options import LaunchOptions
-from cdpilot.server.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
+from cdpilot.call_rate import DEFAULT_RATE_LIMIT, RateLimit
 
 if TYPE_CHECKING:
     from cdpilot.browser.session.manager import ConnectionManager
