@@ -98,6 +98,11 @@ async def test_a_hot_update_moves_the_breakpoint_with_its_line(vite: ModeClient,
         assert "// added by the test" in read and "a hot update replaced it" in read, read
         text = await client.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=line + 3)
         assert text.count("(compiled cart.ts:") == 1, text  # a new breakpoint binds in the new module only
+        listed = await client.ok("debugger_list_scripts", filter="/src/cart.ts")
+        rows = [row for row in listed.splitlines() if row.startswith("http") and "/src/cart.ts" in row]
+        assert len(rows) == 1 and "/src/cart.ts?t=" in rows[0], listed  # its current version only
+        found = await client.ok("debugger_search_sources", query="subtotal +=")
+        assert found.count("src/cart.ts") == 1, found  # the original, and the module as it runs now
     finally:
         cart.write_text(before)
 
@@ -116,6 +121,17 @@ async def test_lines_without_code_say_where_they_bind(vite: ModeClient, vite_rea
     text = await vite.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=field)
     bound = int(text.split("; bound on line ")[1].split(".")[0])
     assert bound > field and f"resolved in cart.ts:{bound}:" in text, text
+
+
+async def test_a_place_the_browser_moves_to_another_line_says_so(vite: ModeClient, vite_react_dev: DevServer) -> None:
+    """A JSX text child has no place to stop: the browser binds such a breakpoint further on,
+    and the answer says on which line rather than letting the place pass for the one asked."""
+    lines = (vite_react_dev.root / "src" / "Cart.tsx").read_text().splitlines()
+    text_line = next(number for number, line in enumerate(lines, 1) if line.strip() == "Add")
+    text = await vite.ok("debugger_set_breakpoint", url="src/Cart.tsx", line_number=text_line, column_number=9)
+    assert ", column 9, of Cart.tsx has no place to stop; the browser bound it on line " in text, text
+    bound = int(text.split("the browser bound it on line ")[1].split(".")[0])
+    assert bound != text_line and f"resolved in Cart.tsx:{bound}:" in text, text
 
 
 async def test_a_vue_single_file_component_pauses_at_its_script_line(debugging: ModeClient, vue_dev: DevServer) -> None:

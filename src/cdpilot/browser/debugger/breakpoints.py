@@ -274,7 +274,11 @@ class LiveBreakpoints:
                     continue  # this place is bound already (the same bundle, loaded again)
                 raise
             ids.append(str(reply["breakpointId"]))
-            resolved += [self._scripts.location(raw) for raw in reply.get("locations", [])]
+            bound_at = [self._scripts.location(raw) for raw in reply.get("locations", [])]
+            resolved += bound_at
+            for where in bound_at:
+                moved = await self._moved_by_browser(where, entry, lookup.line + 1, spec.column)
+                notes = notes if moved is None or moved in notes else (*notes, moved)
         text = await self._maps.source_text(entry)
         if text is not None:
             self._bound_texts[(spec.id, entry.url)] = text
@@ -290,6 +294,15 @@ class LiveBreakpoints:
             return bound
         meanwhile = [where for where in latest.resolved if where not in before.resolved and where not in bound.resolved]
         return replace(bound, resolved=(*bound.resolved, *meanwhile)) if meanwhile else bound
+
+    async def _moved_by_browser(self, where: Location, entry: SourceEntry, line: int, column: int | None) -> str | None:
+        """A note when the browser bound a place on another original line than the one asked
+        for (no place to stop there, at that column: it moves on to the next one it has)."""
+        original = (await self._maps.original(where)).original
+        if original is None or original.url != entry.url or original.line == line:
+            return None
+        asked = f"line {line}" + (f", column {column}," if column is not None else "")
+        return f"{asked} of {entry.name} has no place to stop; the browser bound it on line {original.line}"
 
     async def _followed(self, live: Breakpoint, entry: SourceEntry) -> Breakpoint:
         """`live`, moved with its line when `entry`'s text is not the one it was bound in: a

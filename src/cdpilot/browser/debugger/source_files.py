@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from cdpilot.browser.debugger.breakpoint_requests import url_ends_with
-from cdpilot.browser.debugger.mapped_scripts import MappedScript, MappedScripts
+from cdpilot.browser.debugger.mapped_scripts import MappedScript, MappedScripts, module_key
 from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.debugger.source_facts import (
     FunctionPlace,
@@ -36,7 +36,7 @@ class SourceFiles:
 
     async def scripts(self) -> list[ScriptEntry]:
         """Every loaded script (the newest of each URL), in load order, with its map's sources."""
-        newest = {info.url: script_id for script_id, info in self._scripts.items()}
+        newest = self._current_scripts()
         entries = []
         for url, script_id in newest.items():
             source_map = await self._maps.map_for(script_id)
@@ -132,10 +132,18 @@ class SourceFiles:
                     seen.add(entry.url)
                     files.append((entry.name, True, split_lines(text)))
         files.reverse()  # back in load order
-        newest = {info.url: script_id for script_id, info in self._scripts.items()}
-        for url, script_id in newest.items():
+        for url, script_id in self._current_scripts().items():
             files.append((url, False, await self._scripts.lines_of(script_id)))
         return files
+
+    def _current_scripts(self) -> dict[str, str]:
+        """URL → id of the current version of each loaded script, in load order: a module a
+        dev server replaced by a hot update (``cart.ts?t=…``) shows as its newest version."""
+        newest: dict[str, tuple[str, str]] = {}
+        for script_id, info in self._scripts.items():
+            newest.pop(module_key(info.url), None)
+            newest[module_key(info.url)] = (info.url, script_id)
+        return dict(newest.values())
 
     async def _originals(self, name: str) -> list[tuple[MappedScript, SourceEntry]]:
         """The original sources `name` names, with the script of each, in load order."""
