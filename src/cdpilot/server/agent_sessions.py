@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import sys
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 import mcp_types as types
@@ -29,14 +29,12 @@ from mcp.server.connection import Connection
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
-from cdpilot.browser.session.shared_browser import SharedBrowser
 from cdpilot.context import Settings, ToolContext
 from cdpilot.handlers import HANDLERS
 from cdpilot.output_files import output_root
-from cdpilot.server.app import CLEANUP_SECONDS, launcher_env, new_connections
+from cdpilot.server.app import CLEANUP_SECONDS
 from cdpilot.server.fast_path import CallTool
 from cdpilot.server.file_links import SessionFiles
-from cdpilot.server.http_settings import HttpSettings
 from cdpilot.server.registry import Registry
 
 logger = logging.getLogger(__name__)
@@ -51,16 +49,42 @@ def connection_of(ctx: ServerRequestContext[Any, Any]) -> Connection:
     return connection
 
 
+class SessionBrowsers(Protocol):
+    """What the session table needs of the browsers behind the sessions. The server never knows a
+    browser: start-up gives it one of these (`server.app.HttpBrowsers`)."""
+
+    def context_for(self, mode: Mode, settings: Settings) -> ToolContext:
+        """A new session's `ToolContext`, with its own connections."""
+        ...
+
+    @property
+    def process_count(self) -> int:
+        """Browser processes not counted by any session's connections (a shared browser's)."""
+        ...
+
+    @property
+    def context_count(self) -> int:
+        """Browser contexts of a shared browser that sessions hold."""
+        ...
+
+    async def aclose(self) -> None:
+        """After every session ended: let go of what is shared."""
+        ...
+
+    def kill_now(self) -> None:
+        """Synchronous last resort (atexit)."""
+        ...
+
+
 class AgentSession:
     """One client's browsers and tool pipeline; its files go to its own output subfolder."""
 
-    def __init__(
-        self, session_id: str, mode: Mode, settings: Settings, shared: SharedBrowser | None, max_tabs: int
-    ) -> None:
+    def __init__(self, session_id: str, mode: Mode, settings: Settings, browsers: SessionBrowsers) -> None:
         self.session_id = session_id
         self.settings = replace(settings, output_dir=output_root(settings.output_dir) / f"session-{session_id[:12]}")
-        self.connections = new_connections(self.settings, shared, max_tabs)
-        self.registry = Registry(ToolContext(self.connections, mode, self.settings), HANDLERS)
+        context = browsers.context_for(mode, self.settings)
+        self.connections = context.connections
+        self.registry = Registry(context, HANDLERS)
 
     async def aclose(self) -> None:
         """Close the session's browsers within `CLEANUP_SECONDS`; kill whatever is left."""
@@ -72,16 +96,11 @@ class AgentSession:
 class SessionTable:
     """Every open session, for the health check and for a last-resort kill at exit."""
 
-    def __init__(self, mode: Mode, settings: Settings, http: HttpSettings) -> None:
+    def __init__(self, mode: Mode, settings: Settings, browsers: SessionBrowsers) -> None:
         self._mode = mode
         self._settings = settings
-        self._max_tabs = http.max_tabs_per_session
+        self._browsers = browsers
         self._sessions: dict[str, AgentSession] = {}
-        self.shared = (
-            None
-            if http.browser_per_session
-            else SharedBrowser(settings.launch, env=launcher_env(), origins=settings.origins)
-        )
 
     @property
     def open_count(self) -> int:
@@ -90,12 +109,13 @@ class SessionTable:
     @property
     def browser_count(self) -> int:
         """Browser processes: the shared one, if it runs, and those of sessions' own launches."""
-        shared = 0 if self.shared is None else self.shared.process_count
-        return shared + sum(session.connections.launched_count for session in self._sessions.values())
+        return self._browsers.process_count + sum(
+            session.connections.launched_count for session in self._sessions.values()
+        )
 
     @property
     def context_count(self) -> int:
-        return 0 if self.shared is None else self.shared.context_count
+        return self._browsers.context_count
 
     async def middleware(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         """The SDK's server middleware: give the connection its session before its first message."""
@@ -118,7 +138,7 @@ class SessionTable:
         session_id = connection.session_id
         if session_id is None:  # the stateless protocol era: nothing would ever close its browsers
             raise MCPError(types.INVALID_REQUEST, "cdpilot serves MCP sessions: initialize one first")
-        session = AgentSession(session_id, self._mode, self._settings, self.shared, self._max_tabs)
+        session = AgentSession(session_id, self._mode, self._settings, self._browsers)
         connection.state[STATE_KEY] = session
         self._sessions[session_id] = session
         connection.exit_stack.push_async_callback(self._close, session_id)
@@ -135,14 +155,12 @@ class SessionTable:
 
     async def aclose(self) -> None:
         """After every session ended (server shutdown): the shared browser, if one is left."""
-        if self.shared is not None:
-            with anyio.CancelScope(shield=True), anyio.move_on_after(CLEANUP_SECONDS):
-                await self.shared.aclose()
-            self.shared.kill_now()
+        with anyio.CancelScope(shield=True), anyio.move_on_after(CLEANUP_SECONDS):
+            await self._browsers.aclose()
+        self._browsers.kill_now()
 
     def kill_all_now(self) -> None:
         """Synchronous last resort (atexit): SIGKILL every session's browsers and the shared one."""
         for session in list(self._sessions.values()):
             session.connections.kill_all_now()
-        if self.shared is not None:
-            self.shared.kill_now()
+        self._browsers.kill_now()

@@ -136,6 +136,42 @@ def new_connections(
     )
 
 
+class HttpBrowsers:
+    """The browsers behind the HTTP sessions (`agent_sessions.SessionBrowsers`): one
+    `SharedBrowser` whose contexts the sessions' launches become, or, given `per_session`, a
+    browser process of its own for every launch. Made here, at start-up, so that the session
+    table never knows a browser."""
+
+    def __init__(self, settings: Settings, *, per_session: bool, max_tabs: int) -> None:
+        from cdpilot.browser.session.shared_browser import SharedBrowser
+
+        self._max_tabs = max_tabs
+        self._shared = (
+            None if per_session else SharedBrowser(settings.launch, env=launcher_env(), origins=settings.origins)
+        )
+
+    def context_for(self, mode: Mode, settings: Settings) -> ToolContext:
+        """A new session's `ToolContext`: its own connection manager, with `settings`."""
+        return ToolContext(new_connections(settings, self._shared, self._max_tabs), mode, settings)
+
+    @property
+    def process_count(self) -> int:
+        """The shared browser's processes (0 or 1)."""
+        return 0 if self._shared is None else self._shared.process_count
+
+    @property
+    def context_count(self) -> int:
+        return 0 if self._shared is None else self._shared.context_count
+
+    async def aclose(self) -> None:
+        if self._shared is not None:
+            await self._shared.aclose()
+
+    def kill_now(self) -> None:
+        if self._shared is not None:
+            self._shared.kill_now()
+
+
 def load_sdk_side() -> None:
     """Import the SDK's side of the server and the handler layer: run in a thread while the
     handshake is answered. A handler module that fails to import is left for `Backend.load`,

@@ -33,6 +33,7 @@ from starlette.routing import Route
 from cdpilot.context import Settings
 from cdpilot.handlers import HANDLERS
 from cdpilot.server.agent_sessions import SessionTable
+from cdpilot.server.app import HttpBrowsers
 from cdpilot.server.http_guard import AccessLog, BearerAuth
 from cdpilot.server.http_settings import HttpSettings
 from cdpilot.server.registry import handler_problems
@@ -108,7 +109,8 @@ async def serve_http(mode: Mode, settings: Settings, http: HttpSettings) -> int:
         reason = os.strerror(exc.errno) if exc.errno else str(exc)
         print(f"cdpilot: cannot listen on {http.host} port {http.port}: {reason}", file=sys.stderr)
         return 1
-    table = SessionTable(mode, settings, http)
+    browsers = HttpBrowsers(settings, per_session=http.browser_per_session, max_tabs=http.max_tabs_per_session)
+    table = SessionTable(mode, settings, browsers)
     atexit.register(table.kill_all_now)
     config = uvicorn.Config(
         build_app(mode, settings, http, table),
@@ -118,8 +120,8 @@ async def serve_http(mode: Mode, settings: Settings, http: HttpSettings) -> int:
         timeout_graceful_shutdown=int(DRAIN_SECONDS),
     )
     server = _Uvicorn(config)
-    browsers = "a browser process per session" if http.browser_per_session else "one shared browser"
-    print(f"cdpilot http: serving {http.url} (at most {http.max_sessions} sessions, {browsers})", file=sys.stderr)
+    kept = "a browser process per session" if http.browser_per_session else "one shared browser"
+    print(f"cdpilot http: serving {http.url} (at most {http.max_sessions} sessions, {kept})", file=sys.stderr)
     try:
         await server.serve(sockets=[listener])
     finally:
