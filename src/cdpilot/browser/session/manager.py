@@ -21,33 +21,19 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from cdpilot.browser.page.origin_policy import OriginPolicy
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.browser.session.connection_facts import ConnectionInfo, ConnectionKind
+from cdpilot.browser.session.browser_launch import launch_browser, open_connection
+from cdpilot.browser.session.connection_facts import ConnectionInfo
 from cdpilot.browser.session.endpoints import check_host_and_port, check_websocket_url
-from cdpilot.browser.session.frame_owners import FrameOwners
 from cdpilot.browser.session.launch_options import LaunchOptions
-from cdpilot.browser.session.launcher import (
-    LaunchedBrowser,
-    LaunchPlan,
-    args_from_env,
-    browser_args,
-    browser_env,
-    find_browser,
-    make_scratch_dir,
-    option_args,
-    require_display,
-)
-from cdpilot.cdp import CdpConnection, Transport, WebSocketTransport, discover_websocket_url
-from cdpilot.errors import BrowserConnectionError, CdpTimeoutError, StateError
+from cdpilot.browser.session.launcher import LaunchedBrowser
+from cdpilot.browser.session.shared_browser import SharedBrowser
+from cdpilot.cdp import WebSocketTransport, discover_websocket_url
+from cdpilot.errors import BrowserConnectionError, StateError
 
-if TYPE_CHECKING:
-    from cdpilot.browser.session.shared_browser import SharedBrowser
-
-EXIT_REPORT_WAIT_S = 2.0  # a browser that hung up its pipe is about to exit: let it report its code
 LIST_SUGGESTION = "See the open connections with {tool:chrome_list_connections}."
 
 
@@ -74,21 +60,18 @@ class ConnectionManager:
         output_dir: Path | None = None,
         shared: SharedBrowser | None = None,
         max_tabs: int | None = None,
-        frames: FrameOwners | None = None,
     ) -> None:
         """`allow_file_urls`: may a launch's first page be a file: URL (as for navigate).
         `origins`: the start-up origin lists, enforced in every browser launched or connected
         and checked for every URL handed to one (None: every origin allowed). `output_dir`:
         where downloads of launched browsers go (None: the default output directory).
         `shared`: the browser whose contexts launches become; `max_tabs`: the most tabs this
-        manager's launched browsers and contexts may hold together (None: no limit). `frames`:
-        for the manager of a shared browser itself, where its frames' contexts are kept."""
+        manager's launched browsers and contexts may hold together (None: no limit)."""
         self._allow_remote = allow_remote
         self._allow_file_urls = allow_file_urls
         self._output_dir = output_dir
         self._shared = shared
         self._max_tabs = max_tabs
-        self._frames = frames
         self.origins = OriginPolicy() if origins is None else origins
         self._env: Mapping[str, str] = os.environ if env is None else env
         self._connections: dict[str, BrowserConnection] = {}
@@ -132,39 +115,17 @@ class ConnectionManager:
         await self.check_tab_room()
         if self._shared is not None and not self._shared.misfit(options):
             return await self._open_context(options)
-        executable = find_browser(options.executable_path, self._env)
-        env_args = args_from_env(self._env)
-        require_display(options.headless, (*env_args, *options.extra_args), self._env)
         start_url = self._start_url(options)
-        flags = option_args(options)
         async with self._lock:
-            connection_id = await self._claim_id(options.connection_id)
-            scratch_dir = make_scratch_dir(options.user_data_dir)
-            profile_dir = options.user_data_dir or scratch_dir
-            args = browser_args(
-                profile_dir=profile_dir,
-                headless=options.headless,
-                options=flags,
-                env_args=env_args,
-                extra_args=options.extra_args,
-                start_url="about:blank" if self.origins.enforced else start_url,  # see _open_start_url
+            connection = await launch_browser(
+                options,
+                start_url,
+                claim_id=lambda: self._claim_id(options.connection_id),
+                env=self._env,
+                origins=self.origins,
+                output_dir=self._output_dir,
+                launched=self._launched,
             )
-            plan = LaunchPlan(executable, args, browser_env(self._env, scratch_dir), profile_dir, scratch_dir)
-            try:
-                process = LaunchedBrowser.spawn(plan)
-            except BaseException:
-                plan.discard()
-                raise
-            self._launched.add(process)
-            try:
-                connection = await self._start_launched(connection_id, process, options.timeout_ms / 1000)
-                connection.viewport = options.viewport
-                await connection.fit_window()
-                await self._open_start_url(connection, start_url)
-            except BaseException:
-                await process.stop()
-                self._launched.discard(process)
-                raise
             return self._add(connection)
 
     def _start_url(self, options: LaunchOptions) -> str:
@@ -193,7 +154,7 @@ class ConnectionManager:
             if options.ws_url is None:
                 url = await discover_websocket_url(options.host, options.port, timeout_s=timeout_s)
             transport = await WebSocketTransport.open(url, headers=options.headers, timeout_s=timeout_s)
-            connection = await _start(
+            connection = await open_connection(
                 connection_id, "connected", transport, None, timeout_s, self.origins, self._output_dir
             )
             return self._add(connection)
@@ -237,37 +198,6 @@ class ConnectionManager:
         The bookkeeping is left for `aclose`, which may or may not get to run."""
         for process in list(self._launched):
             process.kill_now()
-
-    async def _start_launched(
-        self, connection_id: str, process: LaunchedBrowser, timeout_s: float
-    ) -> BrowserConnection:
-        """Start-up failures name what happened: the browser's exit code and last words."""
-        try:
-            pipe = await process.open_pipe()
-            return await _start(
-                connection_id, "launched", pipe, process, timeout_s, self.origins, self._output_dir, self._frames
-            )
-        except BrowserConnectionError as exc:
-            await process.wait_exited(EXIT_REPORT_WAIT_S)
-            last_words = process.stderr_tail() or "(nothing)"
-            await process.stop()
-            raise BrowserConnectionError(
-                f"The browser stopped during start-up (exit code {process.process.returncode}). "
-                f"Its last output:\n{last_words}"
-            ) from exc
-        except CdpTimeoutError as exc:
-            last_words = process.stderr_tail() or "(nothing)"
-            raise BrowserConnectionError(
-                f"The browser did not answer within {timeout_s:g} s of starting: the machine may be overloaded. "
-                f"Its last output:\n{last_words}"
-            ) from exc
-
-    async def _open_start_url(self, connection: BrowserConnection, start_url: str) -> None:
-        """With origin lists, the browser starts on about:blank and is sent to `start_url` only
-        once it enforces them: a page given on the command line starts loading at once, and its
-        first requests could reach a blocked origin before the interception is on."""
-        if self.origins.enforced and start_url != "about:blank":
-            await connection.page.send("Page.navigate", {"url": start_url})
 
     async def _claim_id(self, requested: str | None) -> str:
         """`requested`, after closing the connection that holds it; or the first free default id
@@ -317,30 +247,3 @@ class ConnectionManager:
             target_title=connection.target_title,
             alive=connection.alive,
         )
-
-
-async def _start(
-    connection_id: str,
-    kind: ConnectionKind,
-    transport: Transport,
-    process: LaunchedBrowser | None,
-    timeout_s: float,
-    origins: OriginPolicy,
-    output_dir: Path | None,
-    frames: FrameOwners | None = None,
-) -> BrowserConnection:
-    cdp = await CdpConnection.open(transport)
-    try:
-        return await BrowserConnection.start(
-            connection_id,
-            kind,
-            cdp,
-            process=process,
-            timeout_s=timeout_s,
-            origins=origins,
-            output_dir=output_dir,
-            frames=frames,
-        )
-    except BaseException:
-        await cdp.close()
-        raise

@@ -24,9 +24,10 @@ from pathlib import Path
 
 from cdpilot.browser.page.origin_policy import OriginPolicy
 from cdpilot.browser.session.browser_connection import BrowserConnection, ContextLease
+from cdpilot.browser.session.browser_launch import launch_browser
 from cdpilot.browser.session.frame_owners import FrameOwners
 from cdpilot.browser.session.launch_options import LaunchOptions
-from cdpilot.browser.session.manager import ConnectionManager
+from cdpilot.browser.session.launcher import LaunchedBrowser
 from cdpilot.errors import BrowserConnectionError, CdpCommandError, CdpTimeoutError
 
 HOST_ID = "shared"
@@ -45,14 +46,14 @@ class SharedBrowser:
         self._env = env
         self._origins = origins
         self._frames = FrameOwners()
-        self._host_manager = ConnectionManager(env=env, origins=origins)
+        self._launched: set[LaunchedBrowser] = set()  # the browser, from the moment it exists until it is gone
         self._host: BrowserConnection | None = None
         self._contexts: set[str] = set()
         self._lock = asyncio.Lock()
 
     @property
     def process_count(self) -> int:
-        return self._host_manager.launched_count
+        return len(self._launched)
 
     @property
     def context_count(self) -> int:
@@ -96,7 +97,8 @@ class SharedBrowser:
 
     def kill_now(self) -> None:
         """Synchronous last resort (atexit, signals): SIGKILL the browser."""
-        self._host_manager.kill_all_now()
+        for process in list(self._launched):
+            process.kill_now()
 
     async def _running(self, timeout_ms: int) -> BrowserConnection:
         """The live shared browser; a new one if there is none or it died (its contexts with it)."""
@@ -104,9 +106,16 @@ class SharedBrowser:
             return self._host
         await self._stop()
         self._frames = FrameOwners()
-        self._host_manager = ConnectionManager(env=self._env, origins=self._origins, frames=self._frames)
-        await self._host_manager.launch(replace(self.options, connection_id=HOST_ID, url=None, timeout_ms=timeout_ms))
-        self._host = self._host_manager.get(HOST_ID)
+        self._host = await launch_browser(
+            replace(self.options, timeout_ms=timeout_ms),
+            "about:blank",
+            claim_id=_host_id,
+            env=self._env,
+            origins=self._origins,
+            output_dir=None,
+            launched=self._launched,
+            frames=self._frames,
+        )
         return self._host
 
     async def _release(self, context_id: str) -> None:
@@ -126,5 +135,12 @@ class SharedBrowser:
     async def _stop(self) -> None:
         self._frames.stop()
         self._contexts.clear()
-        self._host = None
-        await self._host_manager.aclose()
+        host, self._host = self._host, None
+        if host is not None:
+            await host.close()
+            if host.process is not None:
+                self._launched.discard(host.process)
+
+
+async def _host_id() -> str:
+    return HOST_ID
