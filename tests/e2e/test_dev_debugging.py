@@ -162,6 +162,28 @@ async def test_webpack_dev_modules_bind_once_by_their_original_line(
     assert "ran on without pausing" in await client.ok("debugger_resume")
 
 
+async def test_a_webpack_hot_update_moves_the_breakpoint_with_its_line(
+    debugging: ModeClient, webpack_dev: DevServer
+) -> None:
+    """webpack evaluates the updated module again at the same webpack-internal: URL, where the
+    old line number would now bind other code: the breakpoint follows its line instead."""
+    client = debugging
+    pricing = webpack_dev.root / "src" / "pricing.ts"
+    line = marker_line(pricing, "pricing-loop")
+    await client.ok("navigate", url=webpack_dev.url + "/")
+    await client.ok("debugger_set_breakpoint", url="src/pricing.ts", line_number=line)
+    before = pricing.read_text()
+    pricing.write_text(before.replace("const store", "// added by the test\n// and another line\nconst store"))
+    try:
+        listed = await listed_once(client, f"bp1 at src/pricing.ts:{line + 2}")
+        assert "pricing.ts was replaced by a hot update" in listed and listed.count("(compiled") == 1, listed
+        paused = await client.ok("click_element", selector="#add")
+        assert f"pricing.ts:{line + 2}:" in paused and "amount +=" in paused, paused
+        assert "ran on without pausing" in await client.ok("debugger_resume")
+    finally:
+        pricing.write_text(before)
+
+
 async def test_a_condition_on_the_minified_webpack_build_uses_the_original_names(
     debugging: ModeClient, webpack_build: BuiltSite
 ) -> None:
