@@ -26,10 +26,9 @@ from dataclasses import dataclass
 from cdpilot.browser.debugger.debugger_facts import FrameExpression
 from cdpilot.browser.debugger.frame_expressions import free_references, offset_of, rewritten
 from cdpilot.browser.js_tokens import KEYWORDS, Token, declared_names, js_tokens, text_at
-from cdpilot.browser.sourcemaps.source_map import SourceMap
-from cdpilot.browser.sourcemaps.sourcemap_facts import SourceEntry, split_lines
+from cdpilot.browser.sourcemaps.source_map import IDENTIFIER, SourceMap
+from cdpilot.browser.sourcemaps.sourcemap_facts import SourceEntry, split_lines, utf16_column, utf16_index
 
-IDENTIFIER = re.compile(r"[A-Za-z_$\u0080-\U0010ffff][\w$\u0080-\U0010ffff]*")
 WHITESPACE = re.compile(r"\s+")
 MEMBER_BEFORE = re.compile(r"((?:[A-Za-z_$][\w$]*\s*\.\s*)+)$")  # ``r.`` of ``r.store``, read backwards
 
@@ -107,7 +106,7 @@ def _generated_at(site: BreakpointSite, token: Token) -> str | None:
         if back is None or (back.line, back.column) != (line, column) or position.line >= len(site.generated_lines):
             continue
         text = site.generated_lines[position.line]
-        index = _utf16_index(text, position.column)
+        index = utf16_index(text, position.column)
         match = IDENTIFIER.match(text, index)
         if match is None:
             continue
@@ -125,14 +124,4 @@ def _line_and_column(text: str, offset: int) -> tuple[int, int]:
     """0-based line and UTF-16 column of `offset` in `text`, as maps count them."""
     lines = split_lines(text[:offset])
     last = lines[-1] if lines else ""
-    return len(lines) - 1 if lines else 0, sum(2 if ord(char) > 0xFFFF else 1 for char in last)
-
-
-def _utf16_index(text: str, column: int) -> int:
-    """The index in `text` of a UTF-16 `column`."""
-    units = 0
-    for index, char in enumerate(text):
-        if units >= column:
-            return index
-        units += 2 if ord(char) > 0xFFFF else 1
-    return len(text)
+    return len(lines) - 1 if lines else 0, utf16_column(last, len(last))

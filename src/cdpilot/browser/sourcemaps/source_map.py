@@ -38,6 +38,8 @@ from cdpilot.browser.sourcemaps.sourcemap_facts import (
     OriginalPosition,
     SourceEntry,
     split_lines,
+    utf16_column,
+    utf16_index,
 )
 from cdpilot.browser.sourcemaps.vlq_mappings import KEY_STRIDE, UNMAPPED, MappingColumns, Section
 
@@ -214,7 +216,7 @@ def identifier_renames(generated: str, named: Iterable[NamedPosition]) -> dict[s
         if position.line >= len(lines):
             continue
         text = lines[position.line]
-        match = IDENTIFIER.match(text, _utf16_index(text, position.column))
+        match = IDENTIFIER.match(text, utf16_index(text, position.column))
         if match:
             seen.setdefault(match.group(), set()).add(position.name)
     return {identifier: next(iter(names)) for identifier, names in seen.items() if len(names) == 1}
@@ -237,11 +239,11 @@ def function_name(
     if not names or start.line >= len(lines):
         return None
     text = lines[start.line]
-    index = _utf16_index(text, start.column)
+    index = utf16_index(text, start.column)
     head = text[max(0, index - FUNCTION_HEAD_CHARS) : index]
     found = re.search(rf"(?<![\w$]){re.escape(names[-1])}{BOUND_TO_FUNCTION}$", head)
     if found:
-        original = source_map.name_at(start.line, _utf16_column(text, index - len(head) + found.start()))
+        original = source_map.name_at(start.line, utf16_column(text, index - len(head) + found.start()))
     elif text[index : index + 1] == "(":
         position = source_map.original_position(start.line, start.column)
         original = position.name if position is not None else None
@@ -252,25 +254,6 @@ def function_name(
 
 def _identity(entry: SourceEntry) -> str:
     return entry.url or f"#{entry.index}"  # a null source has no URL: its index stands in
-
-
-def _utf16_index(text: str, column: int) -> int:
-    """The index in `text` of a column counted in UTF-16 code units."""
-    if text.isascii():
-        return column
-    units = 0
-    for index, char in enumerate(text):
-        if units >= column:
-            return index
-        units += 2 if ord(char) > 0xFFFF else 1
-    return len(text)
-
-
-def _utf16_column(text: str, index: int) -> int:
-    """The column, counted in UTF-16 code units, of index `index` in `text`."""
-    if text.isascii():
-        return index
-    return index + sum(1 for char in text[:index] if ord(char) > 0xFFFF)
 
 
 def _runs(slots: list[int], line_keys: set[int], keys: Sequence[int]) -> list[list[int]]:

@@ -123,3 +123,22 @@ class OriginalPlace:
     @property
     def label(self) -> str:
         return f"{self.source}:{self.line}:{self.column}"
+
+
+def utf16_index(text: str, column: int) -> int:
+    """The index in `text` of a column counted in UTF-16 code units."""
+    if text.isascii():
+        return column
+    units = 0
+    for index, char in enumerate(text):
+        if units >= column:
+            return index
+        units += 2 if ord(char) > 0xFFFF else 1
+    return len(text)
+
+
+def utf16_column(text: str, index: int) -> int:
+    """The column, counted in UTF-16 code units, of index `index` in `text`."""
+    if text.isascii():
+        return index
+    return index + sum(1 for char in text[:index] if ord(char) > 0xFFFF)
