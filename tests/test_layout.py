@@ -257,15 +257,7 @@ def _import_cycles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
     return groups
 
 
-# Import cycles tolerated for now, each to be removed with the work that ends it.
-# manager <-> shared_browser: the shared browser makes a ConnectionManager, the manager leases
-# contexts of a SharedBrowser; the launch-settings rework in progress splits them.
-ALLOWED_CYCLES = {
-    frozenset({"cdpilot.browser.session.manager", "cdpilot.browser.session.shared_browser"}),
-}
-
-
 def test_no_import_cycle_between_modules() -> None:
     """Type-only imports count: a cycle hidden behind ``if TYPE_CHECKING:`` is still one."""
-    cycles = [sorted(group) for group in _import_cycles(GRAPH) if group not in ALLOWED_CYCLES]
+    cycles = [sorted(group) for group in _import_cycles(GRAPH)]
     assert cycles == []

@@ -45,7 +45,13 @@ from cdpilot.browser.js_tokens import (
     text_at,
 )
 from cdpilot.browser.sourcemaps.source_map import BOUND_TO_FUNCTION, IDENTIFIER
-from cdpilot.browser.sourcemaps.sourcemap_facts import LINE_BREAK, GeneratedPosition, NamedPosition
+from cdpilot.browser.sourcemaps.sourcemap_facts import (
+    LINE_BREAK,
+    GeneratedPosition,
+    NamedPosition,
+    utf16_column,
+    utf16_index,
+)
 
 
 @dataclass(frozen=True)
@@ -219,14 +225,14 @@ def own_level(
     if start.line >= len(lines) or not positions:
         return []
     last = min(end.line, len(lines) - 1)
-    first_index = _index_in_line(lines[start.line], start.column)
+    first_index = utf16_index(lines[start.line], start.column)
     bases: dict[int, int] = {}
     parts: list[str] = []
     length = 0
     for number in range(start.line, last + 1):
         text = lines[number]
         begin = first_index if number == start.line else 0
-        stop = _index_in_line(text, end.column) if number == end.line else len(text)
+        stop = utf16_index(text, end.column) if number == end.line else len(text)
         bases[number] = length - begin
         parts.append(text[begin:stop])
         length += len(parts[-1]) + 1
@@ -236,7 +242,7 @@ def own_level(
     for position in positions:
         if position.line not in bases:
             continue
-        offset = bases[position.line] + _index_in_line(lines[position.line], position.column)
+        offset = bases[position.line] + utf16_index(lines[position.line], position.column)
         inside = bisect_right(starts, offset) - 1
         if inside < 0 or offset >= spans[inside][1]:
             kept.append(position)
@@ -269,7 +275,7 @@ def function_start(lines: Sequence[str], name: str, line: int, column: int) -> G
     own = IDENTIFIER.findall(name)
     if not own or line >= len(lines):
         return None
-    text = lines[line][: _index_in_line(lines[line], column)]
+    text = lines[line][: utf16_index(lines[line], column)]
     above = line
     while above > 0 and len(text) < MAX_FUNCTION_CHARS:
         above -= 1
@@ -285,7 +291,7 @@ def function_start(lines: Sequence[str], name: str, line: int, column: int) -> G
             before = text[: found.start(1)]
             at_line = line - (text.count("\n") - before.count("\n"))
             line_text = before[before.rfind("\n") + 1 :]
-            return GeneratedPosition(at_line, len(line_text) + sum(1 for char in line_text if ord(char) > 0xFFFF))
+            return GeneratedPosition(at_line, utf16_column(line_text, len(line_text)))
     return None
 
 
@@ -341,15 +347,3 @@ def _arrow_last(tokens: Sequence[Token], body: int, closing: dict[int, int]) -> 
         last = closing.get(index, index)
         index = last + 1
     return min(last, len(tokens) - 1)
-
-
-def _index_in_line(text: str, column: int) -> int:
-    """The index in one line of a column counted in UTF-16 code units."""
-    if text.isascii():
-        return min(column, len(text))
-    units = 0
-    for index, char in enumerate(text):
-        if units >= column:
-            return index
-        units += 2 if ord(char) > 0xFFFF else 1
-    return len(text)

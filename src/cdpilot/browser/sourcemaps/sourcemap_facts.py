@@ -126,9 +126,9 @@ class OriginalPlace:
 
 
 def utf16_index(text: str, column: int) -> int:
-    """The index in `text` of a column counted in UTF-16 code units."""
+    """The index in `text` of a column counted in UTF-16 code units (its end, past the last)."""
     if text.isascii():
-        return column
+        return min(column, len(text))
     units = 0
     for index, char in enumerate(text):
         if units >= column:
