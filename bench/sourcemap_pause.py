@@ -20,8 +20,8 @@ from typing import Any
 
 from bench import ROOT
 from bench.stats import median
-from cdpilot.answers.call_stack import call_stack_lines
-from cdpilot.answers.pause_bundle import pause_bundle_lines
+from cdpilot.answers.call_stack_answers import call_stack_lines
+from cdpilot.answers.pause_answers import pause_bundle_lines
 from cdpilot.browser.debugger.pause_snapshot import take_call_stack, take_pause_snapshot
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.launch_options import LaunchOptions

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cdpilot.answers.pages import saved_pdf_answer
+from cdpilot.answers.page_answers import saved_pdf_answer
 from cdpilot.browser.page.page_facts import PdfFile
 from cdpilot.browser.page.pdf import count_pages
 

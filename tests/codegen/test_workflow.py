@@ -268,7 +268,7 @@ def test_the_worked_example_of_contributing_works_as_written(repo: Path) -> None
     changed = sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
     assert [p for p in changed if not p.startswith(("generated/", ".mypy_cache/"))] == [
         "schemas/tools/dom/count_elements.json",
-        "src/cdpilot/answers/elements.py",
+        "src/cdpilot/answers/element_answers.py",
         "src/cdpilot/browser/dom/query.py",
         "src/cdpilot/handlers/__init__.py",
         "src/cdpilot/handlers/dom.py",

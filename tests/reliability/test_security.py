@@ -11,7 +11,7 @@
   lead outside; a literal name that only looks like a traversal on another system
   (``..%2f``, ``..\\``, ``C:\\``) is a file inside, which is as safe.
 - Secret headers: a table of credential header names checked against `redact_headers`
-  (tests/answers/test_network_requests.py covers the basic ones, tests/e2e the tool's answer).
+  (tests/answers/test_network_answers.py covers the basic ones, tests/e2e the tool's answer).
 - Logs: failing calls through the real server carry a distinctive value in many
   arguments; the server's stderr must never contain it.
 - Launched browsers: ``--remote-debugging-pipe``, no ``--remote-debugging-port``, and no
@@ -36,7 +36,7 @@ from typing import Any
 
 import pytest
 
-from cdpilot.answers.network_requests import redact_headers
+from cdpilot.answers.network_answers import redact_headers
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.errors import ArgumentError

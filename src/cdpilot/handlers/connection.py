@@ -13,7 +13,7 @@ from cdpilot_generated.models import (
 )
 
 from cdpilot import progress
-from cdpilot.answers.connections import (
+from cdpilot.answers.connection_answers import (
     connected_answer,
     connections_answer,
     disconnected_answer,

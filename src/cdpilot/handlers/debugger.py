@@ -32,8 +32,8 @@ from cdpilot_generated.models import (
     DebuggerStepOverArgs,
 )
 
-from cdpilot.answers.call_stack import call_stack_lines
-from cdpilot.answers.debugger_setup import (
+from cdpilot.answers.call_stack_answers import call_stack_lines
+from cdpilot.answers.debugger_setup_answers import (
     breakpoint_list_lines,
     breakpoint_removed_line,
     breakpoint_set_lines,
@@ -44,14 +44,14 @@ from cdpilot.answers.debugger_setup import (
     skip_pauses_line,
     trigger_set_lines,
 )
-from cdpilot.answers.pause_bundle import (
-    evaluated_text,
+from cdpilot.answers.pause_answers import (
+    evaluated_answer,
     pause_bundle_lines,
     pause_pending_line,
     paused_again_lines,
     ran_on_lines,
 )
-from cdpilot.answers.sources import scripts_answer, search_answer, source_lines_answer
+from cdpilot.answers.source_answers import scripts_answer, search_answer, source_lines_answer
 from cdpilot.browser.debugger.breakpoint_requests import check_script_choice
 from cdpilot.browser.debugger.debugger_facts import RunCommand, RunOutcome, StepKind
 from cdpilot.browser.debugger.pause_snapshot import take_call_stack, take_pause_snapshot
@@ -185,7 +185,7 @@ async def debugger_evaluate_on_call_frame(args: DebuggerEvaluateOnCallFrameArgs,
     expression = await conn.features.debugger.in_frame(frame, args.expression)
     value = await evaluate_on_frame(conn, frame, expression.evaluated, timeout_ms=args.timeout_ms, limits=limits)
     answer = await value_result(value, args.save_to, ctx)
-    return ToolResult(evaluated_text(expression, answer.text))
+    return ToolResult(evaluated_answer(expression, answer.text))
 
 
 async def debugger_set_pause_on_exceptions(args: DebuggerSetPauseOnExceptionsArgs, ctx: ToolContext) -> ToolResult:

@@ -1,14 +1,14 @@
 """DOM tools: query elements by selector, suggest selectors from a description, wait for things,
 outline the page from its accessibility tree.
 
-The page-side work is in `cdpilot.browser.dom.query`; the answers in `cdpilot.answers.elements`.
+The page-side work is in `cdpilot.browser.dom.query`; the answers in `cdpilot.answers.element_answers`.
 """
 
 from __future__ import annotations
 
 from cdpilot_generated.models import InspectElementArgs, PageOutlineArgs, QueryElementsArgs, WaitForArgs
 
-from cdpilot.answers.elements import inspect_answer, query_answer, wait_answer
+from cdpilot.answers.element_answers import inspect_answer, query_answer, wait_answer
 from cdpilot.answers.outline_answers import outline_answer
 from cdpilot.browser.dom import query
 from cdpilot.browser.outline import ax_outline

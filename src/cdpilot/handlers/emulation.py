@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from cdpilot_generated.models import EmulateArgs
 
-from cdpilot.answers.emulation_report import emulation_answer
+from cdpilot.answers.emulation_answers import emulation_answer
 from cdpilot.browser.emulation import page_emulation
 from cdpilot.browser.emulation.emulation_presets import check_clear_alone, emulation_change
 from cdpilot.context import ToolContext, ToolResult

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from cdpilot_generated.models import EvaluateJsArgs
 
-from cdpilot.answers.pages import paused_evaluation_answer
-from cdpilot.answers.pause_bundle import pause_bundle_lines
-from cdpilot.answers.values import evaluation_answer, saved_text, saved_value_answer, stopped_page_script_answer
+from cdpilot.answers.page_answers import paused_evaluation_answer
+from cdpilot.answers.pause_answers import pause_bundle_lines
+from cdpilot.answers.value_answers import evaluation_answer, saved_text, saved_value_answer, stopped_page_script_answer
 from cdpilot.browser.debugger.debugger_facts import pause_of
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
 from cdpilot.browser.page.evaluation import evaluate

@@ -1,7 +1,7 @@
 """Input tools (smart: click_element, fill_element, interact(action=…)).
 
 Each answer leads with what was done, then what it caused and, when context is wanted, the
-element's state and where the page is (`cdpilot.answers.action_effects`). An action whose
+element's state and where the page is (`cdpilot.answers.action_answers`). An action whose
 event handlers run into a breakpoint answers with the pause bundle instead.
 """
 
@@ -21,11 +21,11 @@ from cdpilot_generated.models import (
     UploadFileArgs,
 )
 
-from cdpilot.answers import action_effects as answers
-from cdpilot.answers.drag_moves import dragged_text
-from cdpilot.answers.form_fill import filled_form
-from cdpilot.answers.pages import close_answered_answer
-from cdpilot.answers.pause_bundle import pause_bundle_lines
+from cdpilot.answers import action_answers as answers
+from cdpilot.answers.drag_answers import dragged_text
+from cdpilot.answers.form_answers import filled_form_text
+from cdpilot.answers.page_answers import close_answered_answer
+from cdpilot.answers.pause_answers import pause_bundle_lines
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
 from cdpilot.browser.dom import actions, drag_drop, forms
 from cdpilot.browser.dom.element_facts import ActionReport
@@ -155,4 +155,4 @@ async def fill_form(args: FillFormArgs, ctx: ToolContext) -> ToolResult:
     full = wants_context(args.include_context, ctx)
     fields = [forms.FormField(field.selector, field.value, field.index) for field in args.fields]
     report = await forms.fill_form(conn, fields, timeout_ms=args.timeout_ms, with_context=full)
-    return await _answer(conn, filled_form(report.fields), report.action, full)
+    return await _answer(conn, filled_form_text(report.fields), report.action, full)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from cdpilot_generated.models import GoBackArgs, GoForwardArgs, NavigateArgs, ReloadArgs
 
-from cdpilot.answers.pages import navigation_answer, paused_navigation_answer
-from cdpilot.answers.pause_bundle import pause_bundle_lines
+from cdpilot.answers.page_answers import navigation_answer, paused_navigation_answer
+from cdpilot.answers.pause_answers import pause_bundle_lines
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
 from cdpilot.browser.page import loading
 from cdpilot.browser.page.page_facts import NavigationResult

@@ -1,7 +1,7 @@
 """Console and network tools (smart: `get_console_logs`, `network`): compact views of what
 the page logged and loaded, recorded by `ConsoleLog` and `NetworkLog` since it was attached.
 
-The answers (`cdpilot.answers.console_log`, `cdpilot.answers.network_requests`) fit the
+The answers (`cdpilot.answers.console_answers`, `cdpilot.answers.network_answers`) fit the
 answer budget they are given; here are only the reads, the waits and the file written.
 """
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 from cdpilot_generated.models import GetConsoleLogsArgs, GetNetworkRequestArgs, ListNetworkRequestsArgs
 
-from cdpilot.answers.console_log import console_answer
-from cdpilot.answers.network_requests import missing_body_text, request_detail_answer, request_list_answer
+from cdpilot.answers.console_answers import console_answer
+from cdpilot.answers.network_answers import missing_body_reason, request_detail_answer, request_list_answer
 from cdpilot.browser.observe.network_facts import MissingBody, RequestFilter, ResponseBody, SavedBody
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import StateError
@@ -65,7 +65,7 @@ async def get_network_request(args: GetNetworkRequestArgs, ctx: ToolContext) -> 
     if args.save_body_to is not None:
         found = await conn.features.unless_blocked(log.body(entry.id, wait_s=SETTLE_S))
         if isinstance(found, MissingBody):
-            reason, suggestion = missing_body_text(found)
+            reason, suggestion = missing_body_reason(found)
             raise StateError(reason, suggestion=suggestion)
         path = await asyncio.to_thread(
             write_output, ctx.settings.output_dir, args.save_body_to, found.data, field="save_body_to"

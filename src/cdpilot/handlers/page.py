@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 
 from cdpilot_generated.models import BrowserEmulateMediaArgs, BrowserScreenshotArgs, BrowserSetViewportArgs, SavePdfArgs
 
-from cdpilot.answers.pages import (
+from cdpilot.answers.page_answers import (
     media_answer,
     saved_pdf_answer,
     saved_screenshot_answer,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from cdpilot_generated.models import PerformanceMetricsArgs, RecordTraceArgs
 
-from cdpilot.answers.performance_report import metrics_answer, trace_answer
+from cdpilot.answers.performance_answers import metrics_answer, trace_answer
 from cdpilot.browser.performance import performance_entries, tracing
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import browser

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cdpilot_generated.models import CloseTargetArgs, ListTargetsArgs, NewTargetArgs, SwitchTargetArgs
 
-from cdpilot.answers.pages import closed_target_answer, new_tab_answer, switched_target_answer, targets_answer
+from cdpilot.answers.page_answers import closed_target_answer, new_tab_answer, switched_target_answer, targets_answer
 from cdpilot.browser.page import loading, tabs
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.context import ToolContext, ToolResult

@@ -22,7 +22,7 @@ from cdpilot_generated.contract import ResolverTable
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
-from cdpilot.answers.tool_errors import error_text
+from cdpilot.answers.error_answers import error_answer
 from cdpilot.context import ToolContext, ToolResult, collecting_call_notes
 from cdpilot.errors import (
     ArgumentError,
@@ -336,7 +336,7 @@ class Registry:
             arguments = {k: v for k, v in arguments.items() if k != route.discriminator}
         self._log.write(rendered, tool=name, connection_id=connection_id, exc=exc, arguments=arguments)
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text="\n".join([*notes, error_text(message, suggestion)]))],
+            content=[types.TextContent(type="text", text="\n".join([*notes, error_answer(message, suggestion)]))],
             is_error=True,
             _meta={
                 "cdpilot/toolName": name,

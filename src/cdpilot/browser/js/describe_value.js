@@ -1,4 +1,4 @@
-// The value `this` as a tree of plain data, which cdpilot renders as text (answers/values.py). A JSON
+// The value `this` as a tree of plain data, which cdpilot renders as text (answers/value_answers.py). A JSON
 // primitive stands for itself; anything else is {k: kind, ...}. It reads a value the way a debugger does,
 // running as little of the page's code as it can: properties through their descriptors (a page's getter is
 // shown, never called), built-ins through their own prototypes' methods, and only the native getters of a

@@ -9,7 +9,7 @@ so `BrowserConnection` attaches this log to every page session it makes current.
 The entries are held in a `ConsoleBuffer`: errors and warnings apart from log/info/debug,
 each bounded, read back merged in arrival order, with what the bounds pushed out counted.
 A main-frame navigation starts a new page generation. Entries, stacks and reads of the log
-are plain facts (`console_facts`), rendered in `cdpilot.answers.console_log`.
+are plain facts (`console_facts`), rendered in `cdpilot.answers.console_answers`.
 
 ``Runtime.enable`` and ``Log.enable`` replay what the page logged before they ran, before
 they answer. A page seen before (switched away from and back) would replay messages this

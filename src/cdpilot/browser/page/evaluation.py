@@ -135,7 +135,7 @@ def _raise_if_thrown(
 
 def stopped_page_script_text(seconds: float) -> str:
     """For an error: what stopping the page's own script to run an expression means for the page
-    (a value answers with `answers.values.stopped_page_script_answer`)."""
+    (a value answers with `answers.value_answers.stopped_page_script_answer`)."""
     return (
         f"The page was busy: its own script had been running for at least {round(seconds, 1):g} s, so cdpilot "
         "stopped that script to run the expression. The page did not finish that work; {tool:reload} starts it afresh."

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cdpilot.answers.console_log import console_bundle_lines
-from cdpilot.answers.page_leaving import action_leave_asked_lines, leave_answered_line
+from cdpilot.answers.console_answers import console_bundle_lines
+from cdpilot.answers.page_leaving_answers import action_leave_asked_lines, leave_answered_line
 from cdpilot.browser.dom.element_facts import (
     ActionReport,
     Effects,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cdpilot.answers.action_effects import dialog_answered_line, effects_lines
-from cdpilot.answers.pages import close_answered_answer, closed_target_answer, navigation_answer, new_tab_answer
+from cdpilot.answers.action_answers import dialog_answered_line, effects_lines
+from cdpilot.answers.page_answers import close_answered_answer, closed_target_answer, navigation_answer, new_tab_answer
 from cdpilot.browser.dom.element_facts import Effects, Navigation
 from cdpilot.browser.page.page_facts import (
     CloseAsked,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cdpilot.answers.action_effects import action_lines
-from cdpilot.answers.form_fill import filled_form
+from cdpilot.answers.action_answers import action_lines
+from cdpilot.answers.form_answers import filled_form_text
 from cdpilot.browser.dom.element_facts import ActionReport, ChosenOption, Effects, FieldOutcome, Navigation
 from cdpilot.browser.observe.console_facts import ConsoleEntry
 
@@ -22,7 +22,7 @@ def test_each_field_says_what_it_holds_or_why_it_was_not_filled() -> None:
         FieldOutcome("#nope", None, error="No element matches the selector. Call {tool:query_elements}."),
         FieldOutcome(".plan", 2, "radio", error="input.plan is disabled.\nDo what enables it first."),
     )
-    assert filled_form(fields) == "\n".join(
+    assert filled_form_text(fields) == "\n".join(
         [
             "Filled 9 of 11 fields:",
             '  #email (email): "ada@example.test"',
@@ -45,7 +45,7 @@ def test_a_field_that_changed_what_was_typed_says_so_and_a_password_stays_hidden
         FieldOutcome("#zip", None, "text", value_after="12345", changed=True),
         FieldOutcome("#pin", None, "password", length=1, changed=True),
     )
-    assert filled_form(fields) == (
+    assert filled_form_text(fields) == (
         "Filled 2 of 2 fields:\n"
         '  #zip (text): "12345" (the field changed what was typed)\n'
         "  #pin (password): 1 character (the field changed what was typed)"
@@ -53,7 +53,7 @@ def test_a_field_that_changed_what_was_typed_says_so_and_a_password_stays_hidden
 
 
 def test_long_values_and_selectors_are_cut_with_the_mark() -> None:
-    text = filled_form((FieldOutcome("#" + "s" * 100, None, "textarea", value_after="v" * 100),))
+    text = filled_form_text((FieldOutcome("#" + "s" * 100, None, "textarea", value_after="v" * 100),))
     assert text.startswith("Filled 1 of 1 field:\n  #" + "s" * 67 + '…[+33 chars] (textarea): "' + "v" * 68)
     assert text.endswith('…[+32 chars]"')
 
@@ -63,7 +63,7 @@ def test_what_the_form_caused_follows_the_fields() -> None:
         navigation=Navigation("http://127.0.0.1/done", "Done", same_document=False, finished=True),
         console=[ConsoleEntry("log", "saved", None, None, (), 0, 1)],
     )
-    first = filled_form((FieldOutcome("#q", None, "search", value_after="cdp"),))
+    first = filled_form_text((FieldOutcome("#q", None, "search", value_after="cdp"),))
     assert action_lines(first, ActionReport(None, effects)) == [
         'Filled 1 of 1 field:\n  #q (search): "cdp"',
         'Navigated to http://127.0.0.1/done (title "Done").',

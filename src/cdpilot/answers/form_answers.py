@@ -1,6 +1,6 @@
 """The answer of a form fill: how many fields were filled, then a line per field in the order
 given, with what it holds now or why it was not filled and what to do. A password field shows
-its length only. What the fill caused follows, as after any action (`action_effects`).
+its length only. What the fill caused follows, as after any action (`action_answers`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ VALUE_CHARS = 80
 SELECTOR_CHARS = 80
 
 
-def filled_form(fields: Sequence[FieldOutcome]) -> str:
+def filled_form_text(fields: Sequence[FieldOutcome]) -> str:
     """``Filled 4 of 5 fields:`` and a line per field: ``  #terms (checkbox): checked``."""
     filled = sum(not field.error for field in fields)
     lines = [f"Filled {filled} of {plural(len(fields), 'field')}:"]

@@ -14,7 +14,7 @@ frames of the user's code are never crowded out. A pause on an exception names t
 when it stopped in library code, the frame of the user's code that made the Error follows.
 
 An expression evaluated in a paused frame answers with its value, and, when its original names
-were replaced by the bundle's, with what ran (`evaluated_text`).
+were replaced by the bundle's, with what ran (`evaluated_answer`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
-from cdpilot.answers.console_log import console_bundle_lines
+from cdpilot.answers.console_answers import console_bundle_lines
 from cdpilot.browser.debugger.debugger_facts import (
     AsyncFrame,
     AsyncSegment,
@@ -64,7 +64,7 @@ def pause_bundle_lines(snapshot: PauseSnapshot) -> list[str]:
         first += f": {clip(one_line(pause.exception), EXCEPTION_CHARS)}"
     lines = [first]
     if snapshot.source_line:
-        lines.append(f"  {shown_line(where)} | {snapshot.source_line}")
+        lines.append(f"  {shown_line_number(where)} | {snapshot.source_line}")
     if pause.top.return_value is not None:
         lines.append(f"Returning {pause.top.return_value} from {pause.top.original_name or pause.top.name}.")
     if snapshot.map_failure:
@@ -98,9 +98,9 @@ def bundle_frame_lines(frames: Sequence[Frame], names: Mapping[str, str]) -> lis
             lines.append(f"  …{left} more: {{tool:debugger_get_call_stack}}")
             break
         if isinstance(row, list):
-            lines.append(f"  {folded_frames_label(row)}")
+            lines.append(f"  {folded_frames_line(row)}")
         else:
-            lines.append(f"  {frame_label(row, names)}")
+            lines.append(f"  {frame_text(row, names)}")
             shown += 1
     return lines
 
@@ -122,13 +122,13 @@ def fold_library(frames: Sequence[Framed], *, keep_first: bool = True) -> list[F
     return rows
 
 
-def folded_frames_label(run: Sequence[Frame]) -> str:
+def folded_frames_line(run: Sequence[Frame]) -> str:
     """``#3–#10 … 8 library frames (react-dom): executeDispatch, runWithFiberInDEV, …``"""
     span = f"#{run[0].index}" + (f"–#{run[-1].index}" if len(run) > 1 else "")
-    return f"{span} {folded_label(run)}"
+    return f"{span} {folded_text(run)}"
 
 
-def folded_label(run: Sequence[Frame | AsyncFrame]) -> str:
+def folded_text(run: Sequence[Frame | AsyncFrame]) -> str:
     """``… 8 library frames (react-dom): executeDispatch, runWithFiberInDEV, …``: the
     libraries and the first functions of a run of library frames."""
     libraries = list(dict.fromkeys(library_name(frame.location) for frame in run))
@@ -158,22 +158,22 @@ def thrown_at_lines(thrown_at: ThrownAt, top: Frame, names: Mapping[str, str]) -
     where = f"{top.original_name or top.name} ({library_name(top.location)})"
     lines = [
         f"The pause is in library code, {where}; the Error was made in your code at "
-        f"{frame.name} {place_label(frame.location, names)}:"
+        f"{frame.name} {place_text(frame.location, names)}:"
     ]
     if thrown_at.source_line:
         source = clip(one_line(thrown_at.source_line), SOURCE_LINE_CHARS)
-        lines.append(f"  {shown_line(frame.location)} | {source}")
+        lines.append(f"  {shown_line_number(frame.location)} | {source}")
     return lines
 
 
-def frame_label(frame: Frame, names: Mapping[str, str]) -> str:
+def frame_text(frame: Frame, names: Mapping[str, str]) -> str:
     """``#1 compute app.js:28:19``: the frames list names the script as `script_names` does
     across the stack, or the original source by its project path and the function by its
     original name (``#1 total src/cart.ts:20:5`` for a minified ``s``)."""
-    return f"#{frame.index} {frame.original_name or frame.name} {place_label(frame.location, names)}"
+    return f"#{frame.index} {frame.original_name or frame.name} {place_text(frame.location, names)}"
 
 
-def place_label(where: Location, names: Mapping[str, str]) -> str:
+def place_text(where: Location, names: Mapping[str, str]) -> str:
     """A frame's place in a list of frames: ``app.js:28:19``, ``a/util.js:3:19`` beside
     another util.js, or ``src/cart.ts:20:5`` when mapped. A long path loses its middle, never
     its file name or the line."""
@@ -219,27 +219,27 @@ def async_hint_lines(pause: Pause, names: Mapping[str, str]) -> list[str]:
         return []
     found = ((s, f) for s in pause.async_segments for f in s.frames if not f.location.library)
     segment, frame = next(found, (pause.async_segments[0], pause.async_segments[0].frames[0]))
-    line = f"  {boundary_label(segment)} {frame.name} {place_label(frame.location, names)}"
+    line = f"  {boundary_text(segment)} {frame.name} {place_text(frame.location, names)}"
     hidden = sum(len(s.frames) for s in pause.async_segments) - 1
     if hidden or pause.async_cut:
-        line += f" {more_async(hidden, pause.async_cut, 'frame')}: {{tool:debugger_get_call_stack}}"
+        line += f" {more_async_text(hidden, pause.async_cut, 'frame')}: {{tool:debugger_get_call_stack}}"
     return [line]
 
 
-def boundary_label(segment: AsyncSegment) -> str:
+def boundary_text(segment: AsyncSegment) -> str:
     """``-- await --``, as DevTools marks an async boundary; a page names some itself
     (``console.createTask``), so the name is cut to a label's length."""
     return f"-- {clip(one_line(segment.description), SCRIPT_NAME_CHARS)} --"
 
 
-def more_async(hidden: int, cut: bool, what: str) -> str:
+def more_async_text(hidden: int, cut: bool, what: str) -> str:
     """``…3 more async frames``; ``…at least 4 more`` when the browser sent only part of the
     chain (one more at least: the part it did not send)."""
     count = hidden + 1 if cut else hidden
     return f"…{'at least ' if cut else ''}{plural(count, 'more async ' + what)}"
 
 
-def shown_line(where: Location) -> int:
+def shown_line_number(where: Location) -> int:
     """The line number a source excerpt is shown under: the original one when mapped."""
     return where.original.line if where.original is not None else where.line
 
@@ -251,7 +251,7 @@ def variable_text(variable: Variable) -> str:
     return f"{name} = {variable.value}" + (" [CHANGED]" if variable.changed else "")
 
 
-def evaluated_text(expression: FrameExpression, answer: str) -> str:
+def evaluated_answer(expression: FrameExpression, answer: str) -> str:
     """What an expression evaluated in a paused frame answers: the value's answer alone, or,
     when its original names were replaced by the bundle's, ``items (t in the bundle) = []``,
     so the agent sees what ran."""

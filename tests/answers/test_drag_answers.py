@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cdpilot.answers.drag_moves import dragged_text, moved_line
+from cdpilot.answers.drag_answers import dragged_text, moved_line
 from cdpilot.browser.dom.drag_facts import DragReport, ElementPlace
 from cdpilot.browser.dom.element_facts import ActionReport, Effects, ElementTarget
 

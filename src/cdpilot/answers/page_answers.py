@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cdpilot.answers.action_effects import download_line
-from cdpilot.answers.page_leaving import close_asked_answer, leave_asked_lines, unfinished_load_lines
+from cdpilot.answers.action_answers import download_line
+from cdpilot.answers.page_leaving_answers import close_asked_answer, leave_asked_lines, unfinished_load_lines
 from cdpilot.browser.page.page_facts import (
     CloseAsked,
     ImageFormat,
@@ -126,7 +126,7 @@ def _status(result: NavigationResult) -> str:
     return f"HTTP {result.status}" if result.status is not None else "no HTTP status"
 
 
-def screenshot_description(shot: Screenshot) -> str:
+def screenshot_text(shot: Screenshot) -> str:
     """``the viewport, 780×437, jpeg q80, 5 KB``: what was captured, its size, format and weight;
     what a cut left out, and the image's own size when it was shrunk."""
     text = f"{_subject(shot)}, {shot.width}×{shot.height}"
@@ -159,7 +159,7 @@ def _cut_reason(cut: ScreenshotCut, image_format: ImageFormat) -> str:
 
 def screenshot_answer(shot: Screenshot) -> str:
     """The text beside an image answered inline; one shrunk to fit says so, and how to get it whole."""
-    text = f"Screenshot of {screenshot_description(shot)}"
+    text = f"Screenshot of {screenshot_text(shot)}"
     fit = shot.fitted_to
     if fit is None:
         return text
@@ -179,7 +179,7 @@ def screenshot_answer(shot: Screenshot) -> str:
 
 
 def saved_screenshot_answer(shot: Screenshot, path: str) -> str:
-    return f"Saved screenshot of {screenshot_description(shot)} to {path}"
+    return f"Saved screenshot of {screenshot_text(shot)} to {path}"
 
 
 def saved_pdf_answer(pdf: PdfFile, *, url: str, path: str, paper: PaperSize, landscape: bool) -> str:

@@ -1,4 +1,4 @@
-"""How an evaluated value reads (`answers.values`), on hand-built value facts: the exact text,
+"""How an evaluated value reads (`answers.value_answers`), on hand-built value facts: the exact text,
 the cut of a value over the limit, and what a saved value's answer says."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from cdpilot.answers.values import (
+from cdpilot.answers.value_answers import (
     evaluation_answer,
     saved_text,
     saved_value_answer,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cdpilot.answers.performance_report import metrics_answer, trace_answer
+from cdpilot.answers.performance_answers import metrics_answer, trace_answer
 from cdpilot.browser.performance.performance_facts import (
     Interactions,
     LargestPaint,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from cdpilot.answers.console_log import compact_url, origin_of
+from cdpilot.answers.console_answers import compact_url, origin_of
 from cdpilot.browser.observe.network_facts import (
     MissingBody,
     NetworkEntry,
@@ -174,7 +174,7 @@ def body_lines(
     if isinstance(body, SavedBody):
         return [f"Body saved to {body.path} ({human_size(body.size)})"]
     if isinstance(body, MissingBody):
-        reason, suggestion = missing_body_text(body)
+        reason, suggestion = missing_body_reason(body)
         return [f"Body: not available. {reason}" + (f" {suggestion}" if suggestion else "")]
     if not body.data:
         return ["Body: empty (as Chrome holds it)."]
@@ -191,7 +191,7 @@ def body_lines(
     ]
 
 
-def missing_body_text(body: MissingBody) -> tuple[str, str | None]:
+def missing_body_reason(body: MissingBody) -> tuple[str, str | None]:
     """Why there is no body, and what to do to have it next time (None when nothing helps);
     a limit that applied is named with its size."""
     number = body.request_id

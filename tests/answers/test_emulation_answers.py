@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cdpilot.answers.emulation_report import emulation_answer, network_text
+from cdpilot.answers.emulation_answers import emulation_answer, network_text
 from cdpilot.browser.emulation.emulation_facts import (
     EmulationReport,
     EmulationState,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cdpilot.answers.action_effects import (
+from cdpilot.answers.action_answers import (
     action_lines,
     clicked_line,
     context_lines,

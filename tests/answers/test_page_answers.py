@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from cdpilot.answers.pages import (
+from cdpilot.answers.page_answers import (
     closed_target_answer,
     media_answer,
     navigation_answer,
@@ -16,7 +16,7 @@ from cdpilot.answers.pages import (
     paused_navigation_answer,
     saved_screenshot_answer,
     screenshot_answer,
-    screenshot_description,
+    screenshot_text,
     switched_target_answer,
     target_line,
     targets_answer,
@@ -154,7 +154,7 @@ def test_a_png_has_no_quality_and_an_element_is_named_by_its_selector() -> None:
 def test_a_full_page_cut_by_its_format_says_so_and_what_goes_further() -> None:
     cut = ScreenshotCut(1280, 30000, "format", 16383)
     tall = Screenshot("A" * 4000, "webp", 50, 1280, 16383, "full page", cut=cut)
-    assert screenshot_description(tall) == (
+    assert screenshot_text(tall) == (
         "full page, 1280×16383 (cut from 1280×30000: a webp image is at most 16,383 px a side; "
         "{param:browser_screenshot.format}=png goes "
         "further), webp q50, 3 KB"

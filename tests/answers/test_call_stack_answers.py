@@ -3,7 +3,7 @@ global ones summarised, frames beyond the limit counted, and the async boundarie
 
 from __future__ import annotations
 
-from cdpilot.answers.call_stack import call_stack_lines, scope_line
+from cdpilot.answers.call_stack_answers import call_stack_lines, scope_line
 from cdpilot.browser.debugger.debugger_facts import (
     AsyncFrame,
     AsyncSegment,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from cdpilot.answers.pause_bundle import script_names
+from cdpilot.answers.pause_answers import script_names
 from cdpilot.browser.debugger.debugger_facts import (
     Breakpoint,
     BreakpointSpec,
@@ -88,13 +88,17 @@ def breakpoint_list_lines(breakpoints: Sequence[Breakpoint | Trigger]) -> list[s
     if not breakpoints:
         return ["No breakpoints. Set one with {tool:debugger_set_breakpoint}."]
     lines = [
-        f"- {trigger_text(b) if isinstance(b, Trigger) else breakpoint_text(b, every_place=True) + listed_extras(b)}"
+        (
+            f"- {trigger_text(b)}"
+            if isinstance(b, Trigger)
+            else f"- {breakpoint_text(b, every_place=True)}{listed_extras_text(b)}"
+        )
         for b in breakpoints
     ]
     return [f"{len(breakpoints)} breakpoint(s):", *lines]
 
 
-def listed_extras(breakpoint_: Breakpoint) -> str:
+def listed_extras_text(breakpoint_: Breakpoint) -> str:
     """What the list adds to a breakpoint: its notes (the line it moved to, a module a hot
     update replaced), and ``; its condition failed: ReferenceError: …`` (it then counts as
     false, so it never pauses or logs, and the page's console never sees the error)."""
@@ -140,10 +144,10 @@ def breakpoint_text(breakpoint_: Breakpoint, *, every_place: bool = False) -> st
     resolved = breakpoint_.resolved
     if not resolved:
         return text + ", not resolved yet"
-    return text + ", resolved in " + resolved_places(resolved, every_place=every_place)
+    return text + ", resolved in " + resolved_places_text(resolved, every_place=every_place)
 
 
-def resolved_places(resolved: Sequence[Location], *, every_place: bool = False) -> str:
+def resolved_places_text(resolved: Sequence[Location], *, every_place: bool = False) -> str:
     """``a/util.js:2:11 and b/util.js:2:11``: each place in its script, named by the end of
     its path that tells it from the others (`script_names`); a mapped place by its original
     file, the script's place beside it. Past a few, the rest are counted, unless `every_place`."""

@@ -1,11 +1,11 @@
 """The answer after a drag: what was dragged where, how (an HTML5 drag or mouse events), and
 what moved: the dragged element's new place among its siblings, its new parent, or how far its
-box went. The effects and the context follow, as after any action (`action_effects`).
+box went. The effects and the context follow, as after any action (`action_answers`).
 """
 
 from __future__ import annotations
 
-from cdpilot.answers.action_effects import target_text
+from cdpilot.answers.action_answers import target_text
 from cdpilot.browser.dom.drag_facts import DragReport, ElementPlace
 
 MOVE_PX = 1.0  # a box that moved less than this did not move (rounding)

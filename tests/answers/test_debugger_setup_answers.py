@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cdpilot.answers.debugger_setup import (
+from cdpilot.answers.debugger_setup_answers import (
     breakpoint_list_lines,
     breakpoint_removed_line,
     breakpoint_set_lines,

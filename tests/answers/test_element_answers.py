@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cdpilot.answers.elements import (
-    element_block,
-    element_head,
-    fit_blocks,
+from cdpilot.answers.element_answers import (
+    blocks_answer,
+    element_block_text,
+    element_head_line,
     inspect_answer,
     no_match_answer,
     query_answer,
@@ -69,28 +69,28 @@ NO_MATCH = SimilarNames(
 
 
 def test_an_element_head_says_who_and_how() -> None:
-    assert element_head(FORM) == '[0] form#login.card.wide "Email Password Sign in" visible'
-    assert element_head(BUTTON) == '[3] button.btn.primary.large.round… "Go" visible, disabled, in iframe#pay'
+    assert element_head_line(FORM) == '[0] form#login.card.wide "Email Password Sign in" visible'
+    assert element_head_line(BUTTON) == '[3] button.btn.primary.large.round… "Go" visible, disabled, in iframe#pay'
     field = replace(BUTTON, tag="input", classes=(), text="", disabled=False, checked=True, value="•••", where="")
-    assert element_head(field) == '[3] input visible, checked, value="•••"'
+    assert element_head_line(field) == '[3] input visible, checked, value="•••"'
 
 
 def test_an_element_block_adds_markup_structure_and_controls() -> None:
-    assert element_block(FORM) == (
+    assert element_block_text(FORM) == (
         '[0] form#login.card.wide "Email Password Sign in" visible\n'
         '  <form id="login" class="card wide">\n'
         "  form > label*2+input*2+button (5 children, 5 descendants)\n"
         '  interactive (4): #email (email), #password (password), button.primary "Sign in", +1 more '
         "({tool:query_elements} with a selector inside it lists them)"
     )
-    assert element_block(BUTTON) == element_head(BUTTON) + "\n" + "  " + BUTTON.opening_tag
+    assert element_block_text(BUTTON) == element_head_line(BUTTON) + "\n" + "  " + BUTTON.opening_tag
 
 
 def test_a_query_answer_sums_up_its_filters() -> None:
     found = QueryFindings(total=6, hidden=2, without_text=1, kept=3, elements=(FORM,), similar=None)
     assert query_answer(found, selector="form", text_contains="mail", max_chars=5000) == (
         '6 match "form" (2 hidden removed, 1 without text "mail" removed); showing 1 of 3. '
-        "[index] counts all matches, as {tool:click_element} does.\n" + element_block(FORM)
+        "[index] counts all matches, as {tool:click_element} does.\n" + element_block_text(FORM)
     )
 
 
@@ -158,10 +158,10 @@ def test_a_query_with_matches_says_which_cross_origin_iframes_were_not_searched(
 
 def test_blocks_past_the_budget_are_shortened_and_the_answer_says_so() -> None:
     blocks = [("F" * 300, "short one"), ("G" * 300, "short two")]
-    assert fit_blocks("Summary.", blocks, 750, "narrow it") == "\n".join(
+    assert blocks_answer("Summary.", blocks, 750, "narrow it") == "\n".join(
         ["Summary.", "F" * 300, "short two", "(Shortened 1 of 2 to stay under the answer limit; narrow it.)"]
     )
-    assert fit_blocks("Summary.", blocks, 5000, "narrow it") == "\n".join(["Summary.", "F" * 300, "G" * 300])
+    assert blocks_answer("Summary.", blocks, 5000, "narrow it") == "\n".join(["Summary.", "F" * 300, "G" * 300])
 
 
 def test_an_inspect_answer_ranks_candidates_and_their_selectors() -> None:

@@ -27,16 +27,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from cdpilot.answers.pause_bundle import (
+from cdpilot.answers.pause_answers import (
     EXCEPTION_CHARS,
-    boundary_label,
+    boundary_text,
     fold_library,
-    folded_frames_label,
-    folded_label,
-    frame_label,
-    more_async,
-    place_label,
-    shown_line,
+    folded_frames_line,
+    folded_text,
+    frame_text,
+    more_async_text,
+    place_text,
+    shown_line_number,
     stack_script_names,
     thrown_at_lines,
     variable_text,
@@ -65,7 +65,7 @@ def call_stack_lines(stack: CallStack) -> list[str]:
     scopes, cut = budgeted_scopes(stack.frames)
     for row in fold_library(pause.frames):
         if isinstance(row, list):
-            lines.append(folded_frames_label(row))
+            lines.append(folded_frames_line(row))
             continue
         detail = details.get(row.index)
         if detail is None:  # past the frames read
@@ -89,9 +89,9 @@ def call_stack_lines(stack: CallStack) -> list[str]:
 def frame_lines(detail: FrameDetail, names: Mapping[str, str]) -> list[str]:
     """A frame's label, its source line and the value it returns, if it does."""
     frame = detail.frame
-    lines = [frame_label(frame, names) + generated_side(frame)]
+    lines = [frame_text(frame, names) + generated_side_text(frame)]
     if detail.source_line:
-        lines.append(f"  {shown_line(frame.location)} | {clip(one_line(detail.source_line), SOURCE_LINE_CHARS)}")
+        lines.append(f"  {shown_line_number(frame.location)} | {clip(one_line(detail.source_line), SOURCE_LINE_CHARS)}")
     if frame.return_value is not None:
         lines.append(f"  returning {frame.return_value}")
     return lines
@@ -131,7 +131,7 @@ def _scope_key(read: ScopeVariables) -> ScopeKey:
     return (scope.kind, scope.original_name or scope.name, shown, read.total) if shown else ("", "", (), -1)
 
 
-def generated_side(frame: Frame) -> str:
+def generated_side_text(frame: Frame) -> str:
     """`` (s at http://…/app.js:1:340)``: what the browser runs, beside a frame shown in the
     author's terms: the function's generated name where a map renames it, the generated
     place where a map covers it; nothing for a frame shown as it runs."""
@@ -147,19 +147,19 @@ def async_stack_lines(pause: Pause, names: Mapping[str, str]) -> list[str]:
     first; each run of library frames on one line."""
     lines = []
     for segment in pause.async_segments[:ASYNC_SEGMENTS]:
-        lines.append(boundary_label(segment))
+        lines.append(boundary_text(segment))
         rows = fold_library(segment.frames, keep_first=False)
         for row in rows[:ASYNC_FRAMES]:
             if isinstance(row, list):
-                lines.append(f"  {folded_label(row)}")
+                lines.append(f"  {folded_text(row)}")
             else:
-                lines.append(f"  at {row.name} {place_label(row.location, names)}")
+                lines.append(f"  at {row.name} {place_text(row.location, names)}")
         hidden = sum(len(row) if isinstance(row, list) else 1 for row in rows[ASYNC_FRAMES:])
         if hidden:
             lines.append(f"  …{plural(hidden, 'more frame')}")
     hidden = max(0, len(pause.async_segments) - ASYNC_SEGMENTS)
     if hidden or pause.async_cut:
-        lines.append(more_async(hidden, pause.async_cut, "segment") + " (not shown)")
+        lines.append(more_async_text(hidden, pause.async_cut, "segment") + " (not shown)")
     return lines
 
 

@@ -7,6 +7,6 @@ out the words, so every error of every tool reads the same way.
 from __future__ import annotations
 
 
-def error_text(message: str, suggestion: str) -> str:
+def error_answer(message: str, suggestion: str) -> str:
     """``<message>``, and ``Suggestion: <suggestion>`` after a blank line when there is one."""
     return f"{message}\n\nSuggestion: {suggestion}" if suggestion else message

@@ -24,7 +24,7 @@ BUDGET_MARGIN = 200  # room under the answer limit for the closing note
 MAX_CLASSES_SHOWN = 4
 
 
-def fit_blocks(summary: str, blocks: Sequence[tuple[str, str]], max_chars: int, advice: str) -> str:
+def blocks_answer(summary: str, blocks: Sequence[tuple[str, str]], max_chars: int, advice: str) -> str:
     """The summary and the (full, short) blocks within `max_chars`, saying how many were shortened."""
     budget = max_chars - BUDGET_MARGIN
     parts, size, shortened = [summary], len(summary), 0
@@ -40,7 +40,7 @@ def fit_blocks(summary: str, blocks: Sequence[tuple[str, str]], max_chars: int, 
     return "\n".join(parts)
 
 
-def element_head(el: ElementSummary) -> str:
+def element_head_line(el: ElementSummary) -> str:
     """`[3] button#go.btn.primary "Go" visible, disabled`: who it is, in one line."""
     classes = "".join(f".{c}" for c in el.classes[:MAX_CLASSES_SHOWN])
     classes += "…" if len(el.classes) > MAX_CLASSES_SHOWN else ""
@@ -63,8 +63,8 @@ def _control(item: InteractiveControl) -> str:
     return f'{item.selector} "{item.text}"' if item.text else item.selector
 
 
-def element_block(el: ElementSummary) -> str:
-    lines = [element_head(el), f"  {el.opening_tag}"]
+def element_block_text(el: ElementSummary) -> str:
+    lines = [element_head_line(el), f"  {el.opening_tag}"]
     if el.children:
         lines.append(f"  {el.structure} ({plural(el.children, 'child', 'children')}, {el.descendants} descendants)")
     if el.interactive:
@@ -134,8 +134,8 @@ def query_answer(found: QueryFindings, *, selector: str, text_contains: str | No
         summary += " Use {param:query_elements.include_hidden}=true to see the hidden ones."
     if found.unsearched:
         summary += "\n" + unsearched_line(found.unsearched)
-    blocks = [(element_block(element), element_head(element)) for element in found.elements]
-    return fit_blocks(summary, blocks, max_chars, "query an element on its own for its details")
+    blocks = [(element_block_text(element), element_head_line(element)) for element in found.elements]
+    return blocks_answer(summary, blocks, max_chars, "query an element on its own for its details")
 
 
 def inspect_answer(found: InspectFindings, *, wanted: Sequence[str], max_chars: int) -> str:
@@ -159,7 +159,7 @@ def inspect_answer(found: InspectFindings, *, wanted: Sequence[str], max_chars: 
         head = f"{rank}. {candidate.description} ({visible}{where}) match {candidate.score}%: {matched}"
         suggestions = [f"  {s.score:>2} {s.selector}  ({s.reason})" for s in candidate.selectors]
         blocks.append(("\n".join([head, *suggestions]), "\n".join([head, *suggestions[:1]])))
-    return fit_blocks(summary, blocks, max_chars, "a lower limit shows every selector")
+    return blocks_answer(summary, blocks, max_chars, "a lower limit shows every selector")
 
 
 def wait_answer(result: WaitResult, *, selector: str | None, state: str) -> str:

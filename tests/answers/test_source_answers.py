@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cdpilot.answers.sources import LIST_ROWS, scripts_answer, search_answer, source_lines_answer
+from cdpilot.answers.source_answers import LIST_ROWS, scripts_answer, search_answer, source_lines_answer
 from cdpilot.browser.debugger.source_facts import ScriptEntry, SearchFindings, SearchHit, SourceFile, SourceText
 
 SITE = "http://127.0.0.1:8000"

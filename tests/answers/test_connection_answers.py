@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cdpilot.answers.connections import (
+from cdpilot.answers.connection_answers import (
     connected_answer,
     connection_line,
     connections_answer,

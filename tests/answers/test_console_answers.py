@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from cdpilot.answers.console_log import console_answer, console_bundle_lines, console_entry_line
+from cdpilot.answers.console_answers import console_answer, console_bundle_lines, console_entry_line
 from cdpilot.browser.observe.console_facts import ConsoleBucket, ConsoleEntry, ConsoleView, StackFrame
 
 SITE = "http://127.0.0.1:8000"

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from cdpilot.answers.network_requests import (
-    missing_body_text,
+from cdpilot.answers.network_answers import (
+    missing_body_reason,
     redact_headers,
     request_detail_answer,
     request_list_answer,
@@ -329,13 +329,13 @@ EVICTED = "Request content was evicted from inspector cache"
 
 def test_a_body_chrome_did_not_keep_names_the_limit_and_what_to_do() -> None:
     over = MissingBody("7", "over limit", EVICTED, size=150 * MIB, limit=128 * MIB)
-    assert missing_body_text(over) == (
+    assert missing_body_reason(over) == (
         "Chrome did not keep the body of request 7: at 150.0 MB it is over the 128.0 MB per body Chrome is asked to "
         f"keep (Chrome: {EVICTED}).",
         "Bodies over 128.0 MB cannot be had through the browser: download its URL outside it.",
     )
     evicted = MissingBody("8", "evicted", EVICTED, size=30 * MIB, limit=256 * MIB)
-    assert missing_body_text(evicted) == (
+    assert missing_body_reason(evicted) == (
         f"Chrome no longer holds the body of request 8 ({EVICTED}): it keeps 256.0 MB of the page's bodies in all "
         "(a binary one counts a third more, as base64) and pushes out the oldest for new ones.",
         "Make the request again, then save its body right away with "
@@ -346,7 +346,7 @@ def test_a_body_chrome_did_not_keep_names_the_limit_and_what_to_do() -> None:
 
 def test_a_body_too_large_for_a_message_is_not_asked_for_and_says_why() -> None:
     text = MissingBody("9", "unreadable", "text", size=50 * MIB, limit=42 * MIB)
-    assert missing_body_text(text) == (
+    assert missing_body_reason(text) == (
         "The body of request 9 is too large to read: 50.0 MB of text, over the 42.0 MB of text that one CDP message "
         "can carry once encoded.",
         "Download its URL outside the browser.",
@@ -355,7 +355,7 @@ def test_a_body_too_large_for_a_message_is_not_asked_for_and_says_why() -> None:
 
 def test_a_redirect_has_no_body_and_points_to_where_it_led() -> None:
     moved = MissingBody("10", "redirect", "302")
-    assert missing_body_text(moved) == (
+    assert missing_body_reason(moved) == (
         "Request 10 is a redirect (HTTP 302): it has no body.",
         "The request it led to follows it in {tool:list_network_requests}.",
     )

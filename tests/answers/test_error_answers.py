@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from cdpilot.answers.tool_errors import error_text
+from cdpilot.answers.error_answers import error_answer
 from cdpilot.errors import ArgumentError, FieldProblem, classify
 
 
 def test_a_message_and_its_suggestion() -> None:
     assert (
-        error_text("No browser is connected.", "Launch one.") == "No browser is connected.\n\nSuggestion: Launch one."
+        error_answer("No browser is connected.", "Launch one.") == "No browser is connected.\n\nSuggestion: Launch one."
     )
 
 
 def test_no_suggestion_no_label() -> None:
-    assert error_text("Something broke.", "") == "Something broke."
+    assert error_answer("Something broke.", "") == "Something broke."
 
 
 def test_a_validation_error_names_each_field() -> None:
@@ -24,7 +24,7 @@ def test_a_validation_error_names_each_field() -> None:
             suggestion="Fix them.",
         )
     )
-    assert error_text(info.message, info.suggestion) == (
+    assert error_answer(info.message, info.suggestion) == (
         "Invalid arguments for click_element:\n"
         "- index: expected an integer >= 0, got -1\n"
         "- selector: expected a string, got none\n\n"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cdpilot.answers.pause_bundle import (
-    evaluated_text,
-    frame_label,
+from cdpilot.answers.pause_answers import (
+    evaluated_answer,
+    frame_text,
     pause_bundle_lines,
     pause_pending_line,
     paused_again_lines,
@@ -156,7 +156,7 @@ def test_the_console_since_the_last_action_follows_the_locals() -> None:
 
 def test_a_script_without_a_url_is_named_as_anonymous() -> None:
     evaluated = frame(1, "", "", 1, 1)
-    assert frame_label(evaluated, script_names([""])) == "#1 (anonymous) (anonymous script):1:1"
+    assert frame_text(evaluated, script_names([""])) == "#1 (anonymous) (anonymous script):1:1"
     pause = Pause(6, "pause requested", None, (evaluated,), after_step=False)
     assert pause_bundle_lines(snapshot(pause, full=False, source="compute()"))[0] == (
         "Paused (pause requested) at (anonymous script):1:1"
@@ -165,7 +165,7 @@ def test_a_script_without_a_url_is_named_as_anonymous() -> None:
 
 def test_a_long_script_name_loses_its_middle_in_the_frames_list_keeping_its_file_and_line() -> None:
     long_name = frame(0, "f", f"{SITE}/{'m' * 80}.js", 1, 2)
-    label = frame_label(long_name, script_names([long_name.location.url]))
+    label = frame_text(long_name, script_names([long_name.location.url]))
     assert label == "#0 f " + "m" * 24 + "…[+35 chars]" + "m" * 21 + ".js:1:2"
 
 
@@ -316,13 +316,13 @@ def test_script_names_are_the_shortest_path_ends_that_differ() -> None:
 
 def test_an_evaluation_shows_the_bundle_names_it_ran_with() -> None:
     plain = FrameExpression("count + 1", "count + 1")
-    assert evaluated_text(plain, "3") == "3"
+    assert evaluated_answer(plain, "3") == "3"
     renamed = FrameExpression("items", "t", (("items", "t"),))
-    assert evaluated_text(renamed, "[]") == "items (t in the bundle) = []"
+    assert evaluated_answer(renamed, "[]") == "items (t in the bundle) = []"
     both = FrameExpression("items.length + subtotal", "t.length + e", (("items", "t"), ("subtotal", "e")))
-    assert evaluated_text(both, "251") == "items.length + subtotal (t.length + e in the bundle) = 251"
+    assert evaluated_answer(both, "251") == "items.length + subtotal (t.length + e in the bundle) = 251"
     long = FrameExpression("items.map((item) =>\n item.price)" + " + 1" * 30, "t.map((item) => item.price)")
-    assert evaluated_text(replace(long, renamed=(("items", "t"),)), "[250]") == (
+    assert evaluated_answer(replace(long, renamed=(("items", "t"),)), "[250]") == (
         "items.map((item) => item…[+104 chars]+ 1 + 1 + 1 + 1 + 1 + 1 (t.map((item) => item.price) in the bundle) "
         "= [250]"
     )
