@@ -45,6 +45,31 @@ def test_an_answer_renderer_does_no_io(name: str) -> None:
     assert run.returncode == 0, f"cdpilot.answers.{name} loads {run.stdout.strip()}{run.stderr[-500:]}"
 
 
+# What a renderer returns, by the end of its name (docs/architecture.md, answers/).
+RENDERED = {"_answer": "str", "_line": "str", "_text": "str", "_lines": "list[str]"}
+# Public functions of answers/ that compute a value rather than render text.
+NOT_RENDERERS = {"origin_of", "compact_url", "library_name"}
+
+
+@pytest.mark.parametrize("name", ANSWERS)
+def test_answer_modules_and_renderers_follow_the_naming(name: str) -> None:
+    """A module is ``<subject>_answers``; a public function named ``*_answer`` returns a whole
+    answer (str), ``*_line`` one line (str), ``*_text`` a part of one or a block (str), and
+    ``*_lines`` the lines of an answer (list[str]); every public str or list[str] is one of them."""
+    assert name.endswith("_answers"), name
+    wrong = []
+    for node in ast.parse((SOURCE / "answers" / f"{name}.py").read_text()).body:
+        if not isinstance(node, ast.FunctionDef) or node.name.startswith("_") or node.returns is None:
+            continue
+        returns = ast.unparse(node.returns)
+        suffix = next((s for s in ("_lines", "_line", "_answer", "_text") if node.name.endswith(s)), None)
+        if suffix is not None and RENDERED[suffix] != returns:
+            wrong.append(f"{node.name} -> {returns}")
+        if suffix is None and returns in ("str", "list[str]") and node.name not in NOT_RENDERERS:
+            wrong.append(f"{node.name} -> {returns}")
+    assert wrong == []
+
+
 def _docstrings(tree: ast.AST) -> set[int]:
     found = set()
     for node in ast.walk(tree):
