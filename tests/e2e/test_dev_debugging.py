@@ -14,7 +14,14 @@ import anyio
 import pytest
 
 from tests.e2e.harness import ModeClient
-from tests.support.devservers import BuiltSite, DevServer, built_site_fixture, dev_server_fixture, marker_line
+from tests.support.devservers import (
+    APP_READY_MS,
+    BuiltSite,
+    DevServer,
+    built_site_fixture,
+    dev_server_fixture,
+    marker_line,
+)
 from tests.support.pages import directory_pages, serve_pages
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -30,7 +37,7 @@ tsc_build = built_site_fixture("tsc")
 async def vite(debugging: ModeClient, vite_react_dev: DevServer) -> ModeClient:
     """The Vite app loaded, its cart.ts as the file says now (a test may have edited it)."""
     await debugging.ok("navigate", url=vite_react_dev.url + "/")
-    await debugging.ok("wait_for", selector="#add")
+    await debugging.ok("wait_for", selector="#add", timeout_ms=APP_READY_MS)
     return debugging
 
 
@@ -207,7 +214,7 @@ async def test_tsc_sources_without_their_text_are_read_and_searched(
     pause display does."""
     client = debugging
     await client.ok("navigate", url=tsc_build.url + "/")
-    await client.ok("wait_for", selector="#add")
+    await client.ok("wait_for", selector="#add", timeout_ms=APP_READY_MS)
     read = await client.ok("debugger_read_source", source="src/util.ts", start_line=1, line_count=12)
     assert "export function subtotal" in read and "(original source)" in read, read
     found = await client.ok("debugger_search_sources", query="subtotal += items")

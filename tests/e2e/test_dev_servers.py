@@ -12,6 +12,7 @@ import pytest
 
 from tests.e2e.harness import ModeClient
 from tests.support.devservers import (
+    APP_READY_MS,
     BuiltSite,
     DevServer,
     built_site_fixture,
@@ -36,7 +37,7 @@ async def load_and_add(client: ModeClient, url: str, scripts: str) -> str:
     """Open the app, find and click #add (the count goes to 1) and #checkout (an uncaught error),
     and list the page's scripts whose names contain `scripts`."""
     await client.ok("navigate", url=url + "/")
-    found = await client.ok("wait_for", selector="#add")
+    found = await client.ok("wait_for", selector="#add", timeout_ms=APP_READY_MS)
     assert "#add" in found or "add" in found, found
     found = await client.ok("query_elements", selector="#add")
     assert "Add" in found, found
@@ -99,7 +100,7 @@ async def test_an_edit_of_the_vite_copy_reaches_the_page_as_a_hot_update(
     line = marker_line(cart, "cart-build")
     old = marker_text(cart, "cart-build").split('"')[1]
     await client.ok("navigate", url=vite_react_dev.url + "/")
-    await client.ok("wait_for", selector="#build")
+    await client.ok("wait_for", selector="#build", timeout_ms=APP_READY_MS)
     assert await client.js("document.getElementById('build').textContent") == old
     await client.js("window.beforeTheEdit = true")
     new = f"build-{uuid.uuid4().hex[:8]}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.harness import ModeClient
-from tests.support.devservers import DevServer, dev_server_fixture, marker_line, marker_text, source
+from tests.support.devservers import APP_READY_MS, DevServer, dev_server_fixture, marker_line, marker_text, source
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -27,7 +27,7 @@ async def test_a_pause_under_react_frames_lists_every_frame_of_the_app_and_folds
 ) -> None:
     client = debugging
     await client.ok("navigate", url=vite_react_dev.url + "/")
-    await client.ok("wait_for", selector="#add")
+    await client.ok("wait_for", selector="#add", timeout_ms=APP_READY_MS)
     loop = marker_line(CART, "cart-subtotal-loop")
     await client.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=loop)
     paused = await client.ok("click_element", selector="#add", include_context=True)
@@ -54,7 +54,7 @@ async def test_an_uncaught_error_of_an_async_react_handler_is_named_with_its_awa
 ) -> None:
     client = debugging
     await client.ok("navigate", url=vite_react_dev.url + "/")
-    await client.ok("wait_for", selector="#checkout")
+    await client.ok("wait_for", selector="#checkout", timeout_ms=APP_READY_MS)
     await client.ok("debugger_set_pause_on_exceptions", state="uncaught")
     await client.ok("click_element", selector="#checkout")  # pauses once its await is over
     stack = await client.stack_once_paused()
@@ -75,7 +75,7 @@ async def test_an_error_vue_throws_again_points_at_the_line_of_the_app_that_made
     direct = '<button id="checkout-in-vue" @click="handleCheckout">Checkout in Vue</button>'
     app.write_text(app.read_text().replace("</main>", f"  {direct}\n  </main>"))
     await client.ok("navigate", url=vue_dev.url + "/")
-    await client.ok("wait_for", selector="#checkout-in-vue")
+    await client.ok("wait_for", selector="#checkout-in-vue", timeout_ms=APP_READY_MS)
     await client.ok("debugger_set_pause_on_exceptions", state="uncaught")
     await client.ok("click_element", selector="#checkout-in-vue")
     stack = await client.stack_once_paused()

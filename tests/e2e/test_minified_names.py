@@ -17,7 +17,7 @@ import anyio
 import pytest
 
 from tests.e2e.harness import ModeClient
-from tests.support.devservers import BuiltSite, built_site_fixture, marker_line, source
+from tests.support.devservers import APP_READY_MS, BuiltSite, built_site_fixture, marker_line, source
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -46,7 +46,7 @@ async def paused_in_add_item(debugging: ModeClient, vite_react_build: BuiltSite)
     """Paused in cart.ts's addItem (the minified build's ``f.push(e)``, say), before the push."""
     client = debugging
     await client.ok("navigate", url=vite_react_build.url + "/")
-    await client.ok("wait_for", selector="#add")
+    await client.ok("wait_for", selector="#add", timeout_ms=APP_READY_MS)
     await client.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=marker_line(CART, "cart-add-push"))
     await client.ok("click_element", selector="#add")
     yield client
@@ -76,7 +76,7 @@ async def test_the_vite_build_still_refuses_a_name_it_removed(paused_in_add_item
 @pytest.fixture
 async def webpack_paused(debugging: ModeClient, webpack_build: BuiltSite) -> ModeClient:
     await debugging.ok("navigate", url=webpack_build.url + "/")
-    await debugging.ok("wait_for", selector="#add")
+    await debugging.ok("wait_for", selector="#add", timeout_ms=APP_READY_MS)
     return debugging
 
 
@@ -124,7 +124,7 @@ async def test_async_frames_of_the_vite_build_have_their_original_names(
     it, a frame of the async stack."""
     client = debugging
     await client.ok("navigate", url=vite_react_build.url + "/")
-    await client.ok("wait_for", selector="#checkout")
+    await client.ok("wait_for", selector="#checkout", timeout_ms=APP_READY_MS)
     returns = marker_line(CART_UI, "ui-confirm-await") + 1  # `return count;`, run after the await
     column = 10  # at `count`: the line's start is the `return await …` the build made of both lines
     await client.ok("debugger_set_breakpoint", url="src/Cart.tsx", line_number=returns, column_number=column)

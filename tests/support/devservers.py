@@ -41,6 +41,7 @@ from tests.support.pages import PageSpec, directory_pages, serve_pages
 
 Scope = Literal["module", "package", "session"]
 START_TIMEOUT_S = 60.0
+APP_READY_MS = 30000  # an app's first render, in the browser, under the load of a whole test run
 STOP_TIMEOUT_S = 10.0
 _NOT_COPIED = shutil.ignore_patterns("node_modules", "dist", ".vite")
 # The servers get no browser to open, no update checks, no colours in their logs.
