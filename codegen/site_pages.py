@@ -26,8 +26,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from cdpilot.config import BY_KEY, OPTIONS, ConfigError, config_schema, resolve
-from cdpilot.errors import ErrorType
+from cdpilot.config import BY_KEY, OPTIONS, config_schema, resolve
+from cdpilot.errors import ConfigError, ErrorType
 from codegen.catalog import MODES, Catalog, GranularTool, Route, SmartTool
 from codegen.site_params import Param, param_rows
 from codegen.smart import choose_route, condition, derived_annotations, input_schema, merged_properties, spellings

@@ -12,7 +12,8 @@ from cdpilot_generated import manifests
 
 from cdpilot import __version__
 from cdpilot.cli import select_mode
-from cdpilot.config import OPTIONS, ConfigError, resolve
+from cdpilot.config import OPTIONS, resolve
+from cdpilot.errors import ConfigError
 
 
 @pytest.mark.parametrize(

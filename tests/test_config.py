@@ -10,7 +10,8 @@ import jsonschema
 import pytest
 
 from cdpilot.call_rate import RateLimit
-from cdpilot.config import BY_KEY, OPTIONS, ConfigError, config_schema, resolve
+from cdpilot.config import BY_KEY, OPTIONS, config_schema, resolve
+from cdpilot.errors import ConfigError
 
 
 def write_config(tmp_path: Path, data: Any) -> str:

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from starlette.types import Message, Receive, Scope, Send
 
-from cdpilot.config import ConfigError, resolve
+from cdpilot.config import resolve
+from cdpilot.errors import ConfigError
 from cdpilot.server.http_guard import AccessLog, BearerAuth
 from cdpilot.server.http_settings import LOOPBACK_HOSTS, HttpSettings, is_loopback
 

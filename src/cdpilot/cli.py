@@ -27,7 +27,6 @@ from cdpilot.browser.session.launch_options import LaunchOptions
 from cdpilot.config import (
     OPTIONS,
     Config,
-    ConfigError,
     add_flags,
     config_schema,
     environment_lines,
@@ -35,6 +34,7 @@ from cdpilot.config import (
     resolve,
 )
 from cdpilot.context import AttachTarget, Settings
+from cdpilot.errors import ConfigError
 
 if TYPE_CHECKING:
     from cdpilot.server.http_settings import HttpSettings

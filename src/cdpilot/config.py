@@ -25,12 +25,10 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from cdpilot.errors import ConfigError
+
 Kind = Literal["boolean", "string", "list", "integer"]
 CONFIG_ENV = "CDPILOT_CONFIG"
-
-
-class ConfigError(Exception):
-    """A setting that cannot be honoured; the message names its source and what is allowed."""
 
 
 @dataclass(frozen=True)

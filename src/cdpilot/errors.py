@@ -90,6 +90,11 @@ class FieldProblem:
         return f"{self.field}: expected {self.expected}, got {self.given}"
 
 
+class ConfigError(Exception):
+    """A setting that cannot be honoured; the message names its source and what is allowed. It
+    stops start-up before any layer runs, so it is no tool error."""
+
+
 class CdpilotError(Exception):
     """Base of every deliberate failure; subclasses fix the type and the default suggestion."""
 

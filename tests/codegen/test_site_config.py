@@ -12,7 +12,8 @@ import pytest
 from markupsafe import escape
 
 from cdpilot import cli
-from cdpilot.config import BY_KEY, OPTIONS, ConfigError, config_schema, given_flags, resolve
+from cdpilot.config import BY_KEY, OPTIONS, config_schema, given_flags, resolve
+from cdpilot.errors import ConfigError
 from codegen.site import render_configuration, site_environment, write_site
 from codegen.site_pages import BOOLEAN_WORDS, EXAMPLE_CLIENT, EXAMPLE_CONFIG, SCHEMA_FILE, refusal
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass, field
 
-from cdpilot.config import Config, ConfigError
+from cdpilot.config import Config
+from cdpilot.errors import ConfigError
 
 LOOPBACK_HOSTS = ("127.0.0.1:*", "localhost:*", "[::1]:*")
 LOOPBACK_ORIGINS = ("http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*")
