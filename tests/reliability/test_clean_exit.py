@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.test_launch import chromium_tmpdir, singleton_socket_dir
+from tests.browser_layer.test_launch import chromium_tmpdir, singleton_socket_dir
 from tests.e2e.harness import RawServer
 from tests.e2e.test_connection_tools import profile_of
 from tests.reliability.conftest import Report

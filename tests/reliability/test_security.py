@@ -16,9 +16,9 @@
   arguments; the server's stderr must never contain it.
 - Launched browsers: ``--remote-debugging-pipe``, no ``--remote-debugging-port``, and no
   listening TCP socket in any process of the browser's group, launched by the real server
-  (tests/browser/test_launch.py checks the same of a `ConnectionManager` launch).
+  (tests/browser_layer/test_launch.py checks the same of a `ConnectionManager` launch).
 - Remote hosts: chrome_connect to a non-loopback host is refused (VALIDATION) without
-  ``--allow-remote`` (tests/browser/test_connections.py has the policy; here, the server).
+  ``--allow-remote`` (tests/browser_layer/test_connections.py has the policy; here, the server).
 """
 
 from __future__ import annotations

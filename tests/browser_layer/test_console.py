@@ -15,7 +15,7 @@ from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.remote_values import render_remote
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from tests.browser.helpers import run
+from tests.browser_layer.helpers import run
 from tests.support.pages import serve_pages
 from tests.support.site import SITE
 

@@ -21,7 +21,7 @@ from cdpilot.browser.observe.network_facts import (
 from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import StateError
-from tests.browser.helpers import run
+from tests.browser_layer.helpers import run
 from tests.support.pages import serve_pages
 from tests.support.site import SITE
 
