@@ -16,12 +16,14 @@ from typing import Literal
 
 from cdpilot import progress
 from cdpilot.browser.debugger.debugger_facts import Pause, pause_of
+from cdpilot.browser.own_scripts import own_expression
 from cdpilot.browser.page.page_facts import LoadProgress, NavigationKind, NavigationResult, dialog_of
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpSession, EventStream
 from cdpilot.errors import (
     ArgumentError,
+    CdpCommandError,
     CdpTimeoutError,
     DialogOpenError,
     ExecutionError,
@@ -39,6 +41,7 @@ LIFECYCLE_EVENT_FOR: dict[str, str] = {
 }
 STATUS_SCHEMES = ("http:", "https:")  # other schemes have no HTTP status (data:, about:, file:)
 MAX_PENDING_LISTED = 5  # requests still open, named in a load that ran out of time
+TITLE_TIMEOUT_S = 1.0  # asking the document for its title, when the browser does not know it yet
 
 
 async def navigate(
@@ -192,6 +195,8 @@ async def _run(
         status = watch.statuses.get(watch.loader_id)
         unfinished = _progress(conn, watch, timeout_ms)
     final_url, title = await _where_we_are(page)
+    if not title and conn.features.debugger.paused is None and conn.features.dialogs.open is None:
+        title = await _document_title(page)
     conn.remember_location(final_url, title)
     return NavigationResult(
         kind, final_url, title, status, wait_until, _ms_since(started), pause, dismissed, unfinished=unfinished
@@ -244,6 +249,19 @@ class _LoadWatch:
                 self.dom_ready = self.dom_ready or params["name"] == "DOMContentLoaded"
                 if params["name"] == self.lifecycle:
                     return self.statuses.get(self.loader_id)
+
+
+async def _document_title(page: CdpSession) -> str:
+    """The title as the document has it. The browser learns a new document's title from its
+    renderer a moment after the load event, so the history entry may not have it yet (seen
+    under load); "" when the page does not answer at once."""
+    params = {"expression": own_expression("document.title"), "returnByValue": True, "silent": True}
+    try:
+        reply = await page.send("Runtime.evaluate", params, timeout_s=TITLE_TIMEOUT_S)
+    except (CdpCommandError, CdpTimeoutError):
+        return ""
+    value = reply.get("result", {}).get("value")
+    return value if isinstance(value, str) else ""
 
 
 async def _where_we_are(page: CdpSession) -> tuple[str, str]:
