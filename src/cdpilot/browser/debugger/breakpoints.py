@@ -30,6 +30,8 @@ on every attach.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -62,7 +64,7 @@ from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.sourcemaps.map_urls import is_absolute_url
 from cdpilot.browser.sourcemaps.sourcemap_facts import GeneratedLookup, GeneratedPosition, SourceEntry
 from cdpilot.cdp import CdpEvent, CdpSession
-from cdpilot.errors import ArgumentError, CdpCommandError, StateError
+from cdpilot.errors import ArgumentError, CdpCommandError, CdpilotError, StateError
 
 INSTRUMENTATION = "beforeScriptWithSourceMapExecution"
 MAX_ORIGINS_ASKED = 2  # a file of types only is looked for on the first origins the page's scripts came from
@@ -80,6 +82,7 @@ class LiveBreakpoints:
         self._bound_texts: dict[tuple[str, str], str] = {}  # (our id, original URL) → the text it was bound in
         self._settled: set[str] = set()  # ids of breakpoints named by file that found their script once
         self._instrumentation_id: str | None = None
+        self._instrumentation_lock = asyncio.Lock()
 
     def attach(self, session: CdpSession) -> None:
         """A new session has none of them yet."""
@@ -231,6 +234,10 @@ class LiveBreakpoints:
                     await self._remove_from_browser(current.cdp_ids)
                     current = replace(current, kind="original", cdp_ids=(), resolved=(), sources=())
                 bound = await self._bind_original(current, script, entry)
+                if live.spec.id not in self._live:  # removed meanwhile (a turning off): no binding of it stays
+                    with contextlib.suppress(CdpilotError):
+                        await self._remove_from_browser(tuple(set(bound.cdp_ids) - set(started.cdp_ids)))
+                    break
                 self._live[live.spec.id] = bound = self._with_places_bound_meanwhile(bound, started)
                 if bound.cdp_ids:
                     self._settled.add(live.spec.id)
@@ -489,17 +496,23 @@ class LiveBreakpoints:
 
     async def _update_instrumentation(self) -> None:
         """Hold scripts with a map before they run while a breakpoint named by file has not
-        found its script yet (see the module docstring)."""
-        wanted = any(
-            live.kind in ("original", "suffix") and our_id not in self._settled for our_id, live in self._live.items()
-        )
-        session = self._require_session()
-        if wanted and self._instrumentation_id is None:
-            reply = await session.send("Debugger.setInstrumentationBreakpoint", {"instrumentation": INSTRUMENTATION})
-            self._instrumentation_id = str(reply["breakpointId"])
-        elif not wanted and self._instrumentation_id is not None:
-            await session.send("Debugger.removeBreakpoint", {"breakpointId": self._instrumentation_id})
-            self._instrumentation_id = None
+        found its script yet (see the module docstring). One change at a time: a script bound
+        as it loads and a call of the user's may both ask, and the browser refuses a second
+        instrumentation breakpoint."""
+        async with self._instrumentation_lock:
+            wanted = any(
+                live.kind in ("original", "suffix") and our_id not in self._settled
+                for our_id, live in self._live.items()
+            )
+            session = self._require_session()
+            if wanted and self._instrumentation_id is None:
+                reply = await session.send(
+                    "Debugger.setInstrumentationBreakpoint", {"instrumentation": INSTRUMENTATION}
+                )
+                self._instrumentation_id = str(reply["breakpointId"])
+            elif not wanted and self._instrumentation_id is not None:
+                await session.send("Debugger.removeBreakpoint", {"breakpointId": self._instrumentation_id})
+                self._instrumentation_id = None
 
     def _require_session(self) -> CdpSession:
         assert self._session is not None, "a connection attaches its page before handing it out"

@@ -32,6 +32,9 @@ from cdpilot.browser.session.request_interceptor import RequestInterceptor
 from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError
 
+FIT_CHECKS = 40  # a fitted window's size reaches the page within 2 s, even on a loaded machine
+FIT_CHECK_INTERVAL_S = 0.05
+
 
 @dataclass(frozen=True)
 class ContextLease:
@@ -223,6 +226,15 @@ class BrowserConnection:
         window = await self.cdp.browser.send("Browser.getWindowForTarget", {"targetId": page.target_id})
         bounds = {"width": self.viewport[0] + extra_width, "height": self.viewport[1] + extra_height}
         await self.cdp.browser.send("Browser.setWindowBounds", {"windowId": window["windowId"], "bounds": bounds})
+        # The browser answers before the page has the new size (a loaded machine showed the old
+        # one just after): wait, bounded, until the page sees it.
+        for _ in range(FIT_CHECKS):
+            reply = await page.send(
+                "Runtime.evaluate", {"expression": "[innerWidth, innerHeight]", "returnByValue": True}
+            )
+            if tuple(reply["result"]["value"]) == tuple(self.viewport):
+                return
+            await asyncio.sleep(FIT_CHECK_INTERVAL_S)
 
     def remember_location(self, url: str, title: str) -> None:
         """Record where the page is, as a navigation just learnt it: Chrome reports URL changes
