@@ -12,12 +12,17 @@ from typing import Any
 
 import pytest
 
+from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import ExecutionPausedError
+from tests.support.bundle_site import BUNDLE_PAGES, ts_line
+from tests.support.pages import serve_pages
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 PROMPT_S = 3.0
+RACE_ROUNDS = 10
+LOOP = ts_line("cart.ts", "cart-total-loop")
 
 
 def evaluate(browser: BrowserConnection, expression: str) -> Any:
@@ -75,3 +80,27 @@ async def test_turning_the_debugger_off_is_not_stopped_by_a_pause_it_would_end(b
         assert (await evaluate(browser, "window.ticks"))["result"]["value"] > 0  # the page runs
     finally:
         await evaluate(browser, "clearInterval(window.ticker)")
+
+
+async def test_turning_the_debugger_off_while_bundles_load_leaves_no_breakpoint(browser: BrowserConnection) -> None:
+    """A bundle that loads binds the breakpoints on its files as it is parsed, in a task of its
+    own; a turning off meanwhile must end with no breakpoint left and no error (the browser
+    refuses a second instrumentation breakpoint, and a binding must not bring back a breakpoint
+    the turning off removed)."""
+    debugger = browser.features.debugger
+    with serve_pages(BUNDLE_PAGES) as site:
+        page = f"{site}/esbuild-external/"
+        for _ in range(RACE_ROUNDS):
+            await navigate(browser, page)
+            await debugger.enable()
+            await debugger.set_breakpoint(url="src/cart.ts", url_regex=None, line=LOOP, column=None, condition=None)
+            with browser.page.listen("Debugger.scriptParsed") as parsed:
+                reloading = asyncio.ensure_future(navigate(browser, page))
+                while not str((await parsed.next()).params.get("url", "")).endswith("/app.js"):
+                    pass
+                outcome = await debugger.disable()  # the bundle's binding has just begun
+            assert outcome.breakpoints_removed == 1
+            await reloading
+            await debugger.enable()
+            assert await debugger.breakpoints() == []
+            await debugger.disable()

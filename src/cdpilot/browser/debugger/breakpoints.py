@@ -67,6 +67,7 @@ from cdpilot.cdp import CdpEvent, CdpSession
 from cdpilot.errors import ArgumentError, CdpCommandError, CdpilotError, StateError
 
 INSTRUMENTATION = "beforeScriptWithSourceMapExecution"
+BINDINGS_WAIT_S = 2.0  # a removal of every breakpoint waits this long at most for bindings under way
 MAX_ORIGINS_ASKED = 2  # a file of types only is looked for on the first origins the page's scripts came from
 
 
@@ -83,6 +84,8 @@ class LiveBreakpoints:
         self._settled: set[str] = set()  # ids of breakpoints named by file that found their script once
         self._instrumentation_id: str | None = None
         self._instrumentation_lock = asyncio.Lock()
+        self._removals = 0  # counts removals, so a binding under way learns one happened meanwhile
+        self._binding: set[asyncio.Task[Any]] = set()  # bindings in scripts under way
 
     def attach(self, session: CdpSession) -> None:
         """A new session has none of them yet."""
@@ -91,6 +94,7 @@ class LiveBreakpoints:
         self._bound_texts.clear()
         self._settled.clear()
         self._instrumentation_id = None
+        self._removals += 1
 
     def listed(self) -> list[Breakpoint]:
         return [self._pruned(our_id) for our_id in list(self._live)]
@@ -212,12 +216,23 @@ class LiveBreakpoints:
     async def bind_new_script(self, script_id: str) -> None:
         """A script with a source map is about to run: bind the breakpoints that name one of
         its original files (its map is loaded here, before it runs)."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._binding.add(task)
+        try:
+            await self._bind_in(script_id)
+        finally:
+            if task is not None:
+                self._binding.discard(task)
+
+    async def _bind_in(self, script_id: str) -> None:
         info = self._scripts.get(script_id)
         named = [live for live in self._live.values() if live.kind in ("original", "suffix")]
         if info is None or not named:
             return
+        removals = self._removals  # a removal meanwhile (a turning off) ends this binding
         source_map = await self._maps.map_for(script_id)
-        if source_map is None:
+        if source_map is None or self._removals != removals:
             return
         script = MappedScript(script_id, info.url, source_map)
         for live in named:
@@ -227,6 +242,8 @@ class LiveBreakpoints:
             for entry in source_map.find_sources(str(live.spec.url)):
                 started = self._live.get(live.spec.id, live)
                 current = await self._followed(started, entry)
+                if self._removals != removals:
+                    return
                 if current.kind == "suffix":
                     # It named no original file when set; now one exists. The URL it was set by
                     # also matches this script (Vite serves src/cart.ts compiled at that URL),
@@ -234,10 +251,10 @@ class LiveBreakpoints:
                     await self._remove_from_browser(current.cdp_ids)
                     current = replace(current, kind="original", cdp_ids=(), resolved=(), sources=())
                 bound = await self._bind_original(current, script, entry)
-                if live.spec.id not in self._live:  # removed meanwhile (a turning off): no binding of it stays
+                if self._removals != removals:  # no binding of a removed breakpoint may stay
                     with contextlib.suppress(CdpilotError):
-                        await self._remove_from_browser(tuple(set(bound.cdp_ids) - set(started.cdp_ids)))
-                    break
+                        await self._remove_from_browser(bound.cdp_ids[len(current.cdp_ids) :])  # the ones it set
+                    return
                 self._live[live.spec.id] = bound = self._with_places_bound_meanwhile(bound, started)
                 if bound.cdp_ids:
                     self._settled.add(live.spec.id)
@@ -322,10 +339,10 @@ class LiveBreakpoints:
             return live
         spec = live.spec
         line, same = line_after_edit(old, new, spec.line)
-        await self._remove_from_browser(live.cdp_ids)
         moved = replace(spec, line=line)
-        if spec.id in self._config().breakpoints:
+        if self._config().breakpoints.get(spec.id) is spec:
             self._config().breakpoints[spec.id] = moved
+        await self._remove_from_browser(live.cdp_ids)
         if line == spec.line and same:
             note = f"{entry.name} was replaced by a hot update; bound in the new version"
         elif same:
@@ -449,6 +466,7 @@ class LiveBreakpoints:
         for cdp_id in live.cdp_ids:
             await self._require_session().send("Debugger.removeBreakpoint", {"breakpointId": cdp_id})
         del self._live[breakpoint_id]
+        self._removals += 1
         self._settled.discard(breakpoint_id)
         config.breakpoints.pop(breakpoint_id, None)
         await self._update_instrumentation()
@@ -461,10 +479,16 @@ class LiveBreakpoints:
         session = self._require_session()
         removed = list(self._live.values())
         self._live.clear()
+        self._removals += 1
         self._settled.clear()
         for live in removed:
             for cdp_id in live.cdp_ids:
                 await session.send("Debugger.removeBreakpoint", {"breakpointId": cdp_id})
+        # A binding under way may set one more place; it removes it itself on seeing the removal,
+        # which it must do while the debugger is still on (turned off, the browser keeps it).
+        under_way = [task for task in self._binding if task is not asyncio.current_task()]
+        if under_way:
+            await asyncio.wait(under_way, timeout=BINDINGS_WAIT_S)
         await self._update_instrumentation()
         return len(removed)
 
