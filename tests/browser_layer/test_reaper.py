@@ -12,7 +12,7 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
-from cdpilot.browser.session.launcher import _start_reaper
+from cdpilot.browser.session.process_groups import start_reaper
 
 # A "browser" whose helper outlives it, as Chromium's network service does when the browser is
 # SIGKILLed: it keeps writing its cache index into the profile until it is killed itself.
@@ -26,7 +26,7 @@ BROWSER_WITH_HELPER = (
 @contextlib.contextmanager
 def reaper_of(group: int, profile: Path) -> Iterator[subprocess.Popen[bytes]]:
     """The reaper for this group and profile; ended (by its pid) if a test leaves it running."""
-    reaper = _start_reaper(group, str(profile))
+    reaper = start_reaper(group, str(profile))
     try:
         yield reaper
     finally:

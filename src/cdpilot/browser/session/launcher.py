@@ -21,32 +21,35 @@ a killed browser never does. So every launch has a scratch directory of ours, wh
 Chromium's TMPDIR and is removed when the browser is gone: the temp profile itself, or, when
 the user gave a profile (which is kept), a separate temp directory.
 
-A SIGKILLed server cleans up nothing. So each launch also starts a tiny reaper (`REAPER`,
-/bin/sh) that blocks reading a pipe only the server holds: when the server is gone, however
-it went, the pipe reads end-of-file, and the reaper waits for the browser to die (belts 1-2
-see to that), kills what is left of its group and removes the scratch directory. After an
-orderly shutdown the directory is already gone and the reaper just exits.
+A SIGKILLed server cleans up nothing. So each launch also starts a tiny reaper
+(`process_groups.start_reaper`, shared with the Node.js programs cdpilot runs) that kills
+what is left of the group and removes the scratch directory once the server is gone,
+however it went.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import fcntl
 import os
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import IO
 
 from cdpilot.browser.session.launch_options import LaunchOptions
+from cdpilot.browser.session.process_groups import (
+    arm_parent_death,
+    kill_group,
+    release_reaper,
+    start_reaper,
+    wait_group_gone,
+)
 from cdpilot.cdp import PipeTransport
 from cdpilot.cdp.transport import translating
 from cdpilot.errors import BrowserConnectionError
@@ -65,22 +68,6 @@ STDERR_TAIL_BYTES = 4096
 # so in a shared browser this was two thirds of what a session's context cost.
 HEADLESS_FEATURES_OFF = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup"
 
-# $1: the browser's pid (= its process group); the directory to remove comes in the environment
-# so no process's command line names it (tests find leftover browsers by their profile path).
-# A zombie has an empty command line, so an unreaped dead browser counts as gone.
-# Then it kills the group and waits (at most 2 s) until no live process is left in it before
-# removing: helpers outlive the browser by a moment and write into the profile as they shut
-# down (the network service flushes its cache index). Like `_live_in_group`, the wait reads
-# state and group from /proc/*/stat and skips zombies: orphans are reaped by init, which may
-# take its time. No `--` before "-$1": dash's kill builtin (Debian's /bin/sh) rejects the whole
-# command ("Illegal number") and signals nothing.
-REAPER = (
-    'read -r _; while grep -q . "/proc/$1/cmdline" 2>/dev/null; do sleep 0.05; done; kill -9 "-$1" 2>/dev/null; '
-    'n=0; while [ $n -lt 40 ] && grep -qsE "[)] [^Z] [0-9]+ $1 " /proc/[0-9]*/stat; do sleep 0.05; n=$((n + 1)); '
-    'done; rm -rf -- "$CDPILOT_REAP_DIR"'
-)
-GROUP_EXIT_S = 2.0
-REAPER_EXIT_S = 2.0
 TMP_SUBDIR = "tmp"  # Chromium's TMPDIR, inside the scratch directory
 # Chromium's singleton socket is $TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket, and a Unix
 # socket path holds at most 107 bytes on Linux: Chromium aborts at start on a longer one.
@@ -89,9 +76,6 @@ SINGLETON_SOCKET_TAIL = len("/org.chromium.Chromium.XXXXXX/SingletonSocket")
 NO_DISPLAY_HINT = (
     "Launch it headless (the default), or give the server a display: run it in a desktop session or under `xvfb-run`."
 )
-
-_PR_SET_PDEATHSIG = 1
-_PRCTL = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)  # absent outside Linux
 
 
 @dataclass(frozen=True)
@@ -236,10 +220,7 @@ def _child_setup(command_read: int, event_write: int, parent_pid: int) -> Callab
         high_write = fcntl.fcntl(event_write, fcntl.F_DUPFD_CLOEXEC, 10)
         os.dup2(high_read, 3)
         os.dup2(high_write, 4)
-        if _PRCTL is not None:
-            _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL)
-            if os.getppid() != parent_pid:  # the server died before the line above ran
-                os.kill(os.getpid(), signal.SIGKILL)
+        arm_parent_death(parent_pid)
 
     return setup
 
@@ -256,7 +237,7 @@ class LaunchedBrowser:
         self._stderr = stderr
         self._pipe_ends: tuple[int, int] | None = pipe_ends
         self._cleaned = False
-        self._reaper: subprocess.Popen[bytes] | None = _start_reaper(self.pid, plan.scratch_dir)
+        self._reaper: subprocess.Popen[bytes] | None = start_reaper(self.pid, plan.scratch_dir)
 
     @classmethod
     def spawn(cls, plan: LaunchPlan) -> LaunchedBrowser:
@@ -335,18 +316,14 @@ class LaunchedBrowser:
             for fd in self._pipe_ends or ():
                 os.close(fd)
             self._pipe_ends = None
-            _wait_group_gone(self.pid, GROUP_EXIT_S)  # a helper still dying could write into it
+            wait_group_gone(self.pid)  # a helper still dying could write into it
             shutil.rmtree(self.plan.scratch_dir, ignore_errors=True)
             if self._reaper is not None:  # its work is done: end-of-file lets it exit
                 reaper, self._reaper = self._reaper, None
-                assert reaper.stdin is not None
-                reaper.stdin.close()
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    reaper.wait(REAPER_EXIT_S)
+                release_reaper(reaper)
 
     def _kill_group(self) -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)
+        kill_group(self.pid)
 
     async def wait_exited(self, timeout_s: float) -> None:
         """Wait (at most `timeout_s`) until the process has exited, without reaping it: see the
@@ -373,42 +350,3 @@ class LaunchedBrowser:
         finally:
             loop.remove_reader(pidfd)
             os.close(pidfd)
-
-
-def _start_reaper(browser_pid: int, reap_dir: str) -> subprocess.Popen[bytes]:
-    """The scratch directory's last line of defence (see the module docstring); its stdin
-    pipe's write end is ours alone (non-inheritable), so the browser cannot keep it open."""
-    return subprocess.Popen(
-        ("/bin/sh", "-c", REAPER, "cdpilot-reaper", str(browser_pid)),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "CDPILOT_REAP_DIR": reap_dir},
-        start_new_session=True,
-    )
-
-
-def _wait_group_gone(group: int, timeout_s: float) -> None:
-    """Until no live process is left in `group` (killed helpers take a moment to die), bounded.
-
-    There is no event for a whole process group, so this polls /proc; zombies do not count
-    (their parent, or init once the browser is gone, reaps them)."""
-    deadline = time.monotonic() + timeout_s
-    while _live_in_group(group) and time.monotonic() < deadline:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(group, signal.SIGKILL)
-        time.sleep(0.01)
-
-
-def _live_in_group(group: int) -> bool:
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue  # it exited while we looked
-        if int(fields[2]) == group and fields[0] != b"Z":
-            return True
-    return False
