@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 DEVAPPS = Path(__file__).resolve().parents[1] / "fixtures" / "devapps"
-APPS = ("vite-react", "vue", "webpack", "tsc")
+APPS = ("vite-react", "vue", "webpack", "tsc", "node-api", "node-vitest")
 STAMP = ".cdpilot-installed"
 
 
