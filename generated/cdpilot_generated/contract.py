@@ -33,6 +33,7 @@ from cdpilot_generated.models import (
     DebuggerReadSourceArgs,
     DebuggerRemoveBreakpointArgs,
     DebuggerResumeArgs,
+    DebuggerSampleCpuArgs,
     DebuggerSearchSourcesArgs,
     DebuggerSetBreakpointArgs,
     DebuggerSetDomBreakpointArgs,
@@ -44,6 +45,7 @@ from cdpilot_generated.models import (
     DebuggerStepIntoArgs,
     DebuggerStepOutArgs,
     DebuggerStepOverArgs,
+    DebuggerWaitForPauseArgs,
     DeleteCookiesArgs,
     DragElementArgs,
     EmulateArgs,
@@ -65,6 +67,7 @@ from cdpilot_generated.models import (
     LoadStorageStateArgs,
     NavigateArgs,
     NewTargetArgs,
+    NodeRunArgs,
     PageOutlineArgs,
     PerformanceMetricsArgs,
     PressKeyArgs,
@@ -109,6 +112,7 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     debugger_read_source: Callable[[DebuggerReadSourceArgs, ContextT], Awaitable[ResultT]]
     debugger_remove_breakpoint: Callable[[DebuggerRemoveBreakpointArgs, ContextT], Awaitable[ResultT]]
     debugger_resume: Callable[[DebuggerResumeArgs, ContextT], Awaitable[ResultT]]
+    debugger_sample_cpu: Callable[[DebuggerSampleCpuArgs, ContextT], Awaitable[ResultT]]
     debugger_search_sources: Callable[[DebuggerSearchSourcesArgs, ContextT], Awaitable[ResultT]]
     debugger_set_breakpoint: Callable[[DebuggerSetBreakpointArgs, ContextT], Awaitable[ResultT]]
     debugger_set_dom_breakpoint: Callable[[DebuggerSetDomBreakpointArgs, ContextT], Awaitable[ResultT]]
@@ -120,6 +124,7 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     debugger_step_into: Callable[[DebuggerStepIntoArgs, ContextT], Awaitable[ResultT]]
     debugger_step_out: Callable[[DebuggerStepOutArgs, ContextT], Awaitable[ResultT]]
     debugger_step_over: Callable[[DebuggerStepOverArgs, ContextT], Awaitable[ResultT]]
+    debugger_wait_for_pause: Callable[[DebuggerWaitForPauseArgs, ContextT], Awaitable[ResultT]]
     delete_cookies: Callable[[DeleteCookiesArgs, ContextT], Awaitable[ResultT]]
     drag_element: Callable[[DragElementArgs, ContextT], Awaitable[ResultT]]
     emulate: Callable[[EmulateArgs, ContextT], Awaitable[ResultT]]
@@ -141,6 +146,7 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     load_storage_state: Callable[[LoadStorageStateArgs, ContextT], Awaitable[ResultT]]
     navigate: Callable[[NavigateArgs, ContextT], Awaitable[ResultT]]
     new_target: Callable[[NewTargetArgs, ContextT], Awaitable[ResultT]]
+    node_run: Callable[[NodeRunArgs, ContextT], Awaitable[ResultT]]
     page_outline: Callable[[PageOutlineArgs, ContextT], Awaitable[ResultT]]
     performance_metrics: Callable[[PerformanceMetricsArgs, ContextT], Awaitable[ResultT]]
     press_key: Callable[[PressKeyArgs, ContextT], Awaitable[ResultT]]

@@ -282,7 +282,18 @@ class NoPageError(StateError):
     """The target has no page (a Node.js process, a worker: Runtime and Debugger, no DOM), and
     the call needs one."""
 
-    def __init__(self) -> None:
+    def __init__(self, node_connection: str | None = None) -> None:
+        if node_connection is not None:
+            super().__init__(
+                f"'{node_connection}' is a Node.js process: it has no page, and this call needs one. What works "
+                "there: breakpoints ({tool:debugger_set_breakpoint}), {tool:debugger_pause}, "
+                "{tool:debugger_wait_for_pause}, {tool:debugger_step_over}, {tool:debugger_get_call_stack}, "
+                "{tool:evaluate_js}, {tool:debugger_list_scripts}, {tool:get_console_logs} and "
+                "{tool:debugger_sample_cpu}.",
+                suggestion="For a page, switch to a browser connection with {tool:chrome_switch_connection} "
+                "(see them with {tool:chrome_list_connections}), or give its {param:connection_id}.",
+            )
+            return
         super().__init__(
             "This target has no page (it runs JavaScript only, like a Node.js process or a worker); "
             "this call needs one.",

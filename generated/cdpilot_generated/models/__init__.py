@@ -11,6 +11,7 @@ from cdpilot_generated.models.connection import (
     ChromeLaunchArgs,
     ChromeListConnectionsArgs,
     ChromeSwitchConnectionArgs,
+    NodeRunArgs,
 )
 from cdpilot_generated.models.debugger import (
     DebuggerDisableArgs,
@@ -23,6 +24,7 @@ from cdpilot_generated.models.debugger import (
     DebuggerReadSourceArgs,
     DebuggerRemoveBreakpointArgs,
     DebuggerResumeArgs,
+    DebuggerSampleCpuArgs,
     DebuggerSearchSourcesArgs,
     DebuggerSetBreakpointArgs,
     DebuggerSetDomBreakpointArgs,
@@ -34,6 +36,7 @@ from cdpilot_generated.models.debugger import (
     DebuggerStepIntoArgs,
     DebuggerStepOutArgs,
     DebuggerStepOverArgs,
+    DebuggerWaitForPauseArgs,
     EnableDebugToolsRouting,
 )
 from cdpilot_generated.models.dom import (
@@ -124,6 +127,7 @@ __all__ = [
     'DebuggerReadSourceArgs',
     'DebuggerRemoveBreakpointArgs',
     'DebuggerResumeArgs',
+    'DebuggerSampleCpuArgs',
     'DebuggerSearchSourcesArgs',
     'DebuggerSetBreakpointArgs',
     'DebuggerSetDomBreakpointArgs',
@@ -135,6 +139,7 @@ __all__ = [
     'DebuggerStepIntoArgs',
     'DebuggerStepOutArgs',
     'DebuggerStepOverArgs',
+    'DebuggerWaitForPauseArgs',
     'DeleteCookiesArgs',
     'DragElementArgs',
     'EmulateArgs',
@@ -157,6 +162,7 @@ __all__ = [
     'LoadStorageStateArgs',
     'NavigateArgs',
     'NewTargetArgs',
+    'NodeRunArgs',
     'PageOutlineArgs',
     'PerformanceMetricsArgs',
     'PressKeyArgs',

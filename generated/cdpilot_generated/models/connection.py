@@ -8,7 +8,7 @@ from pydantic import ConfigDict, Field
 
 class ChromeConnectArgs(ArgsModel):
     """
-    Attach to a running Chrome/Electron by host+port or ws:// URL (loopback unless --allow-remote).
+    Attach to a running Chrome, Electron or Node.js inspector by host+port, ws:// URL, or a Node.js process id (loopback unless --allow-remote).
     """
 
     model_config = ConfigDict(
@@ -17,6 +17,10 @@ class ChromeConnectArgs(ArgsModel):
     host: Annotated[str, Field(description='DevTools host.', min_length=1)] = '127.0.0.1'
     port: Annotated[int, Field(description='DevTools port.', ge=1, le=65535)] = 9222
     ws_url: Annotated[str | None, Field(description='ws:// DevTools URL.', pattern='^wss?://')] = None
+    pid: Annotated[
+        int | None,
+        Field(description='A Node.js process of yours: its inspector is opened with SIGUSR1 and attached.', ge=1),
+    ] = None
     headers: Annotated[dict[str, str], Field(description='Handshake headers.')] = {}
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
     timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 5000
@@ -68,3 +72,24 @@ class ChromeSwitchConnectionArgs(ArgsModel):
         extra='forbid',
     )
     connection_id: Annotated[str, Field(description='Connection (default, or empty: the active one).')]
+
+
+class NodeRunArgs(ArgsModel):
+    """
+    Run a program under the Node.js inspector and debug it: its Node.js processes, child processes and worker threads. stdout and stderr go to the console; the process group ends on disconnect.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    command: Annotated[
+        list[str],
+        Field(description='The program and its arguments, e.g. ["node", "dist/server.js"], ["npx", "vitest", "run"].'),
+    ]
+    cwd: Annotated[str | None, Field(description="Working directory (default: the server's).")] = None
+    env: Annotated[dict[str, str], Field(description="Environment variables set over the server's.")] = {}
+    pause_at_start: Annotated[bool, Field(description="Pause at the first line of the program's main script.")] = False
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+    start_timeout_ms: Annotated[
+        int, Field(description='Max ms for its first Node.js process to start.', ge=100, le=120000)
+    ] = 15000

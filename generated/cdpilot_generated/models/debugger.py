@@ -134,6 +134,18 @@ class DebuggerResumeArgs(ArgsModel):
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
+class DebuggerSampleCpuArgs(ArgsModel):
+    """
+    Sample what the JavaScript is running for a while (CPU profile): the top functions by self time, at original locations.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    duration_ms: Annotated[int, Field(description='How long to sample, ms.', ge=50, le=30000)] = 1000
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
 class DebuggerSearchSourcesArgs(ArgsModel):
     """
     Search the loaded sources for a text or regex, original sources first; answers file:line and the line.
@@ -285,6 +297,19 @@ class DebuggerStepOutArgs(ArgsModel):
 class DebuggerStepOverArgs(ArgsModel):
     """
     Step over the current statement; answers the new location and changed locals.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    timeout_ms: Annotated[int, Field(description='Max ms to wait for a pause.', ge=1, le=600000)] = 2000
+    include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
+class DebuggerWaitForPauseArgs(ArgsModel):
+    """
+    Wait for the next pause (a breakpoint hit by a request from elsewhere, a test reaching one); answers at once if already paused.
     """
 
     model_config = ConfigDict(

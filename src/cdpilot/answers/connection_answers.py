@@ -15,6 +15,8 @@ def connection_line(info: ConnectionInfo) -> str:
     """``id [active] kind browser pid=… endpoint=…``, then the current page on a line of its own."""
     kind = "context of the shared browser" if info.kind == "context" else info.kind
     parts = [info.id, "[active]" if info.active else "", kind, info.browser]
+    if info.runtime == "node":
+        return node_line(info, parts)
     if info.pid is not None:
         parts.append(f"pid={info.pid}")
     if info.kind == "connected":
@@ -24,6 +26,32 @@ def connection_line(info: ConnectionInfo) -> str:
         title = f'"{info.target_title}" ' if info.target_title else ""
         line += f"\n  page: {title}{info.target_url}"
     return line
+
+
+def node_line(info: ConnectionInfo, parts: list[str]) -> str:
+    """A Node.js connection: its program (or endpoint), and its processes and workers."""
+    if info.pid is not None:
+        parts.append(f"pid={info.pid}")
+    if info.kind == "connected":
+        parts.append(f"endpoint={info.endpoint}")
+    line = " ".join(part for part in parts if part)
+    if info.command:
+        line += f"\n  program: {info.command}"
+    if info.threads:
+        line += f"\n  processes: {'; '.join(info.threads)}"
+    elif not info.alive:
+        line += "\n  (ended)"
+    return line
+
+
+def node_started_answer(info: ConnectionInfo, *, paused: bool) -> str:
+    """A program started under the inspector: what is debugged, and where its output goes."""
+    then = "" if paused else " Breakpoints set now bind in every process as its files load."
+    return (
+        f"Started {info.command} under the Node.js inspector as connection '{info.id}' (now active). Its stdout "
+        f"and stderr go to {{tool:get_console_logs}}; its process group ends on {{tool:chrome_disconnect}}.{then}\n"
+        f"{connection_line(info)}"
+    )
 
 
 def launched_answer(info: ConnectionInfo, own_process: Sequence[str] = ()) -> str:
@@ -41,6 +69,12 @@ def launched_answer(info: ConnectionInfo, own_process: Sequence[str] = ()) -> st
 
 
 def connected_answer(info: ConnectionInfo) -> str:
+    if info.runtime == "node":
+        return (
+            f"Attached to the Node.js process ({info.browser}) as connection '{info.id}' (now active): the "
+            f"debugger tools, {{tool:evaluate_js}} and {{tool:get_console_logs}} work on it; it has no page.\n"
+            f"{connection_line(info)}"
+        )
     return f"Connected to {info.browser} as connection '{info.id}' (now active).\n{connection_line(info)}"
 
 
@@ -62,5 +96,7 @@ def disconnected_answer(info: ConnectionInfo, active_id: str | None) -> str:
         "context": "closed its browser context, with its tabs, cookies and storage",
         "connected": "detached",
     }[info.kind]
+    if info.runtime == "node" and info.kind == "launched":
+        what = "ended the program and its whole process group"
     tail = f" Active connection: '{active_id}'." if active_id else " No connections left."
     return f"Disconnected '{info.id}' ({what}).{tail}"

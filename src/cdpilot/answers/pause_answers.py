@@ -59,7 +59,8 @@ def pause_bundle_lines(snapshot: PauseSnapshot) -> list[str]:
     """The pause bundle; in full with frames, locals and console output (smart's default)."""
     pause = snapshot.pause
     where = pause.top.location
-    first = f"Paused ({pause.reason}) at {where.label}"
+    owner = f" in {snapshot.owner}" if snapshot.owner else ""
+    first = f"Paused ({pause.reason}){owner} at {where.label}"
     if pause.exception:
         first += f": {clip(one_line(pause.exception), EXCEPTION_CHARS)}"
     lines = [first]
@@ -281,6 +282,25 @@ def ran_on_lines(command: RunCommand, *, busy: bool, console: Sequence[ConsoleEn
     else:
         first = f"{verb}; execution ran on without pausing."
     return [first, *console_bundle_lines(list(console), CONSOLE_TITLE)]
+
+
+def no_pause_line(timeout_ms: int) -> str:
+    """A wait for a pause that none came to end."""
+    return (
+        f"No pause within {timeout_ms} ms; execution runs on. Wait longer with {{param:timeout_ms}}, or make the "
+        "code run (a request to the server, a click in the page)."
+    )
+
+
+def pause_news_line(connection_id: str, owner: str, pause: Pause) -> str:
+    """A pause of a Node.js program that came between calls, or during one (a request the page
+    made): told at the top of the next answer, once."""
+    where = pause.top
+    return (
+        f"Meanwhile '{connection_id}' paused ({pause.reason}) in {owner} at {where.location.label} in "
+        f"{where.original_name or where.name or '(anonymous)'}: see it with {{tool:debugger_get_call_stack}} "
+        f"(connection_id '{connection_id}')."
+    )
 
 
 def pause_pending_line(timeout_ms: int) -> str:

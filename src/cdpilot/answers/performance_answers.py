@@ -9,6 +9,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from cdpilot.browser.performance.performance_facts import (
+    CpuSample,
     Interactions,
     LargestPaint,
     LayoutShifts,
@@ -142,4 +143,21 @@ def trace_answer(trace: TraceFile, *, url: str, reload: bool) -> str:
     if trace.load_missed:
         lines.append("The page did not finish loading in that time: the trace holds what was recorded until then.")
     lines.append("Open it in DevTools' Performance panel (Load profile).")
+    return "\n".join(lines)
+
+
+def cpu_sample_answer(sample: CpuSample) -> str:
+    """The busiest functions of a CPU sample, by self time, with their share of it."""
+    busy = max(sample.duration_ms - sample.idle_ms, 0.0)
+    head = (
+        f"CPU sample of {_ms(sample.duration_ms)} ({plural(sample.samples, 'sample')}): busy {_ms(busy)}, "
+        f"idle {_ms(sample.idle_ms)}."
+    )
+    if not sample.functions:
+        return f"{head} No JavaScript ran."
+    lines = [head, "Top functions by self time:"]
+    for hot in sample.functions:
+        share = 100 * hot.self_ms / sample.duration_ms if sample.duration_ms else 0
+        tag = " [library]" if hot.library else ""
+        lines.append(f"  {_ms(hot.self_ms)} ({share:.0f}%) {hot.name} {hot.place}{tag}")
     return "\n".join(lines)

@@ -70,6 +70,16 @@ class Target(Protocol):
     @property
     def features(self) -> TargetFeatures: ...
 
+    @property
+    def pause_owner(self) -> str | None:
+        """Which of the target's processes or threads the current pause is in, for a target of
+        several (a Node.js program and its workers); None for a page."""
+        ...
+
+    def pause_shown(self, pause: object) -> None:
+        """An answer showed `pause` (a `Pause` of the current thread): it is no news any more."""
+        ...
+
 
 def page_of(target: Target) -> CdpSession:
     """`target`'s page session, for work that needs a page (the DOM, navigation, input,

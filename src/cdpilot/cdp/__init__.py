@@ -10,7 +10,7 @@ from cdpilot.cdp.events import CdpEvent, EventStream, Subscriptions
 from cdpilot.cdp.pipe import PipeTransport
 from cdpilot.cdp.session import DEFAULT_COMMAND_TIMEOUT_S, CdpSession
 from cdpilot.cdp.transport import MAX_MESSAGE_BYTES, Transport
-from cdpilot.cdp.websocket import WebSocketTransport, discover_websocket_url
+from cdpilot.cdp.websocket import DevToolsEndpoint, WebSocketTransport, discover_endpoint, discover_websocket_url
 
 __all__ = [
     "DEFAULT_COMMAND_TIMEOUT_S",
@@ -18,10 +18,12 @@ __all__ = [
     "CdpConnection",
     "CdpEvent",
     "CdpSession",
+    "DevToolsEndpoint",
     "EventStream",
     "PipeTransport",
     "Subscriptions",
     "Transport",
     "WebSocketTransport",
+    "discover_endpoint",
     "discover_websocket_url",
 ]

@@ -1,8 +1,10 @@
 """CDP over a websocket to a browser that is already running, and how to find its URL.
 
 A browser started with ``--remote-debugging-port`` serves ``/json/version`` over plain HTTP;
-its ``webSocketDebuggerUrl`` is the browser-wide endpoint. The HTTP exchange is one GET,
-so it is done on asyncio streams rather than pulling in an HTTP client dependency.
+its ``webSocketDebuggerUrl`` is the browser-wide endpoint. A Node.js process's inspector
+(``--inspect``) serves the same paths, and its one target's websocket is in ``/json/list``.
+Each HTTP exchange is one GET, so it is done on asyncio streams rather than pulling in an
+HTTP client dependency.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -71,37 +75,74 @@ def _host_header(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-async def discover_websocket_url(host: str, port: int, *, timeout_s: float) -> str:
-    """Ask ``http://host:port/json/version`` for the browser's websocket URL.
+@dataclass(frozen=True)
+class DevToolsEndpoint:
+    """What answers on a DevTools HTTP port: a browser, or a Node.js process's inspector."""
 
-    The answer's host part is replaced by the host and port we were given: Chrome echoes
-    whatever it believes it listens on (0.0.0.0, a container name), while the host we
-    were given is the one the caller's policy approved and that is known to be reachable.
-    """
+    kind: Literal["browser", "node"]
+    ws_url: str  # the browser-wide endpoint, or the Node.js process's one target
+    product: str  # "Chrome/126.0.6478.126", "node.js/v20.20.2"
+    title: str = ""  # a Node.js target's title: "node[1234]", naming its process
+
+
+async def discover_websocket_url(host: str, port: int, *, timeout_s: float) -> str:
+    """The browser-wide websocket URL of the browser at ``http://host:port``."""
     where = f"Cannot reach a browser at {_host_header(host, port)}"
+    endpoint = await discover_endpoint(host, port, timeout_s=timeout_s, where=where)
+    if endpoint.kind != "browser":
+        raise BrowserConnectionError(f"{where} (it is the inspector of a Node.js process, {endpoint.title})")
+    return endpoint.ws_url
+
+
+async def discover_endpoint(host: str, port: int, *, timeout_s: float, where: str | None = None) -> DevToolsEndpoint:
+    """Ask ``http://host:port/json/version`` what answers there, the way DevTools tells them apart.
+
+    A browser names its browser-wide ``webSocketDebuggerUrl`` there. A Node.js inspector names
+    no websocket there ("Browser": "node.js/v20…"); its one target is in ``/json/list``. The
+    answer's host part is replaced by the host and port we were given: Chrome echoes whatever
+    it believes it listens on (0.0.0.0, a container name), while the host we were given is the
+    one the caller's policy approved and that is known to be reachable."""
+    where = where or f"Cannot reach a browser or Node.js inspector at {_host_header(host, port)}"
+    version = await _get_json(host, port, "/json/version", timeout_s, where)
+    url = version.get("webSocketDebuggerUrl") if isinstance(version, dict) else None
+    if isinstance(url, str):
+        return DevToolsEndpoint("browser", _rehost(url, host, port), str(version.get("Browser", "unknown")))
+    product = str(version.get("Browser", "")) if isinstance(version, dict) else ""
+    if not product.lower().startswith("node.js"):
+        raise BrowserConnectionError(f"{where} (its /json/version has no webSocketDebuggerUrl)")
+    targets = await _get_json(host, port, "/json/list", timeout_s, where)
+    for target in targets if isinstance(targets, list) else ():
+        if isinstance(target, dict) and isinstance(target.get("webSocketDebuggerUrl"), str):
+            ws_url = _rehost(str(target["webSocketDebuggerUrl"]), host, port)
+            return DevToolsEndpoint("node", ws_url, product, str(target.get("title", "")))
+    raise BrowserConnectionError(f"{where} (the Node.js inspector lists no target: another debugger may hold it)")
+
+
+async def _get_json(host: str, port: int, path: str, timeout_s: float, where: str) -> Any:
+    """One GET of a DevTools HTTP endpoint, parsed."""
     with translating(where):
         async with asyncio.timeout(timeout_s):
             reader, writer = await asyncio.open_connection(host, port)
             try:
                 request = (
-                    f"GET /json/version HTTP/1.1\r\nHost: {_host_header(host, port)}\r\n"
+                    f"GET {path} HTTP/1.1\r\nHost: {_host_header(host, port)}\r\n"
                     "Accept: application/json\r\nConnection: close\r\n\r\n"
                 )
                 writer.write(request.encode())
                 await writer.drain()
                 head = await reader.readuntil(b"\r\n\r\n")
-                version = json.loads(await reader.readexactly(_content_length(head, where)))
+                body = await reader.readexactly(_content_length(head, where, path))
             finally:
                 writer.close()
                 await writer.wait_closed()
-    url = version.get("webSocketDebuggerUrl") if isinstance(version, dict) else None
-    if not isinstance(url, str):
-        raise BrowserConnectionError(f"{where} (its /json/version has no webSocketDebuggerUrl)")
-    return _rehost(url, host, port)
+    try:
+        return json.loads(body)
+    except ValueError as exc:
+        raise BrowserConnectionError(f"{where} (the answer was not JSON)") from exc
 
 
-def _content_length(head: bytes, where: str) -> int:
-    """Body size of a DevTools HTTP answer; Chrome always sends Content-Length."""
+def _content_length(head: bytes, where: str, path: str) -> int:
+    """Body size of a DevTools HTTP answer; Chrome and Node.js always send Content-Length."""
     status_line, *header_lines = head.decode("latin-1").split("\r\n")
     if status_line.split(" ")[1:2] != ["200"] or not status_line.startswith("HTTP/1."):
         raise BrowserConnectionError(f"{where} (it answered {status_line!r}, not a DevTools endpoint)")
@@ -111,7 +152,7 @@ def _content_length(head: bytes, where: str) -> int:
             length = int(value)
             if length <= MAX_VERSION_RESPONSE_BYTES:
                 return length
-    raise BrowserConnectionError(f"{where} (its /json/version answer has no usable Content-Length)")
+    raise BrowserConnectionError(f"{where} (its {path} answer has no usable Content-Length)")
 
 
 def _rehost(url: str, host: str, port: int) -> str:

@@ -12,6 +12,7 @@ from cdpilot.browser.session.auto_connect import find_local_browser
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.connection_facts import ConnectionInfo
 from cdpilot.browser.session.manager import ConnectOptions
+from cdpilot.browser.session.node_connection import NodeConnection
 from cdpilot.context import AttachTarget, ToolContext, add_call_note
 
 NO_AUTO_LAUNCH = "cdpilot --no-auto-launch turns this off"
@@ -28,7 +29,15 @@ def wants_context(include_context: bool | None, ctx: ToolContext) -> bool:
 
 
 async def browser(ctx: ToolContext, connection_id: str | None) -> BrowserConnection:
-    """The connection a page tool acts on; on first use, with none connected, one is started.
+    """The browser connection a page tool acts on (see `target`); a Node.js connection has no
+    page, and the answer says so at once, naming the tools that work there."""
+    await target(ctx, connection_id)
+    return ctx.connections.get(connection_id)
+
+
+async def target(ctx: ToolContext, connection_id: str | None) -> BrowserConnection | NodeConnection:
+    """The connection a tool acts on, a browser or a Node.js program; on first use, with none
+    connected, a browser is started.
 
     Why here and not before every handler: a handler checks its own arguments first and
     only then asks for its browser, so a call that is wrong anyway (a javascript: URL) gets
@@ -38,7 +47,7 @@ async def browser(ctx: ToolContext, connection_id: str | None) -> BrowserConnect
         async with ctx.first_contact:
             if ctx.connections.active_id is None:  # a concurrent call may have started one meanwhile
                 add_call_note(await _first_contact(ctx))
-    return ctx.connections.get(connection_id)
+    return ctx.connections.target(connection_id)
 
 
 async def _first_contact(ctx: ToolContext) -> str:

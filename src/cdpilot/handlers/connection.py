@@ -10,6 +10,7 @@ from cdpilot_generated.models import (
     ChromeLaunchArgs,
     ChromeListConnectionsArgs,
     ChromeSwitchConnectionArgs,
+    NodeRunArgs,
 )
 
 from cdpilot import progress
@@ -18,8 +19,12 @@ from cdpilot.answers.connection_answers import (
     connections_answer,
     disconnected_answer,
     launched_answer,
+    node_started_answer,
     switched_answer,
 )
+from cdpilot.answers.pause_answers import pause_bundle_lines
+from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
+from cdpilot.browser.session.connection_facts import NodeProgramOptions
 from cdpilot.browser.session.manager import ConnectOptions
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import ArgumentError, FieldProblem
@@ -43,10 +48,13 @@ async def chrome_launch(args: ChromeLaunchArgs, ctx: ToolContext) -> ToolResult:
 
 
 async def chrome_connect(args: ChromeConnectArgs, ctx: ToolContext) -> ToolResult:
-    if args.ws_url is not None and {"host", "port"} & args.model_fields_set:
+    ways = [way for way in ("ws_url", "pid") if getattr(args, way) is not None]
+    if {"host", "port"} & args.model_fields_set:
+        ways.append("host/port")
+    if len(ways) > 1:
         raise ArgumentError(
-            "Give either {param:ws_url} or {param:host}/{param:port}, not both.",
-            problems=[FieldProblem("ws_url", "host and port left out when {param:ws_url} is given", "both")],
+            "Give one of {param:ws_url}, {param:pid} or {param:host}/{param:port}, not several.",
+            problems=[FieldProblem(ways[0], "one way to reach the endpoint", " and ".join(ways))],
         )
     info = await ctx.connections.connect(
         ConnectOptions(
@@ -54,11 +62,31 @@ async def chrome_connect(args: ChromeConnectArgs, ctx: ToolContext) -> ToolResul
             host=args.host,
             port=args.port,
             ws_url=args.ws_url,
+            pid=args.pid,
             headers=dict(args.headers),
             timeout_ms=args.timeout_ms,
         )
     )
     return ToolResult(connected_answer(info))
+
+
+async def node_run(args: NodeRunArgs, ctx: ToolContext) -> ToolResult:
+    await progress.report(f"Starting {args.command[0]} under the Node.js inspector")
+    options = NodeProgramOptions(
+        command=tuple(args.command),
+        connection_id=args.connection_id,
+        cwd=args.cwd,
+        env=dict(args.env),
+        pause_at_start=args.pause_at_start,
+        timeout_ms=args.start_timeout_ms,
+    )
+    node = await ctx.connections.run_node(options)
+    lines = [node_started_answer(ctx.connections.info(node.id), paused=args.pause_at_start)]
+    if args.pause_at_start:
+        pause = await node.wait_pause(args.start_timeout_ms / 1000)
+        if pause is not None:
+            lines += pause_bundle_lines(await take_pause_snapshot(node, pause, full=False, console_mark=None))
+    return ToolResult("\n".join(lines))
 
 
 async def chrome_list_connections(args: ChromeListConnectionsArgs, ctx: ToolContext) -> ToolResult:
@@ -70,5 +98,5 @@ async def chrome_switch_connection(args: ChromeSwitchConnectionArgs, ctx: ToolCo
 
 
 async def chrome_disconnect(args: ChromeDisconnectArgs, ctx: ToolContext) -> ToolResult:
-    info = await ctx.connections.disconnect(ctx.connections.get(args.connection_id).id)
+    info = await ctx.connections.disconnect(ctx.connections.target(args.connection_id).id)
     return ToolResult(disconnected_answer(info, ctx.connections.active_id))

@@ -17,7 +17,7 @@ from cdpilot.browser.page.evaluation import evaluate
 from cdpilot.browser.value_facts import INLINE_LIMITS, SAVED_LIMITS, ReadLimits, Value
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import ExecutionPausedError
-from cdpilot.handlers.common import browser, wants_context
+from cdpilot.handlers.common import target, wants_context
 from cdpilot.output_files import check_output_path, write_output
 
 NOTES_ROOM = 300  # of the answer limit, kept for what the registry puts above an answer (a launch note)
@@ -53,7 +53,7 @@ async def value_result(
 
 async def evaluate_js(args: EvaluateJsArgs, ctx: ToolContext) -> ToolResult:
     limits = read_limits(args.save_to)
-    conn = await browser(ctx, args.connection_id)
+    conn = await target(ctx, args.connection_id)
     mark = conn.features.console.mark()
     try:
         evaluated = await evaluate(

@@ -18,14 +18,14 @@ from cdpilot.answers.network_answers import missing_body_reason, request_detail_
 from cdpilot.browser.observe.network_facts import MissingBody, RequestFilter, ResponseBody, SavedBody
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import StateError
-from cdpilot.handlers.common import browser
+from cdpilot.handlers.common import browser, target
 from cdpilot.output_files import check_output_path, write_output
 
 SETTLE_S = 2.0  # how long `get` waits for real headers, or for a body, still on their way
 
 
 async def get_console_logs(args: GetConsoleLogsArgs, ctx: ToolContext) -> ToolResult:
-    conn = await browser(ctx, args.connection_id)
+    conn = await target(ctx, args.connection_id)
     view = conn.features.console.read(
         include_previous_pages=args.include_previous_pages,
         level=None if args.filter_level == "all" else args.filter_level,

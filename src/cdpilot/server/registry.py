@@ -23,6 +23,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
 from cdpilot.answers.error_answers import error_answer
+from cdpilot.answers.pause_answers import pause_news_line
 from cdpilot.context import ToolContext, ToolResult, collecting_call_notes
 from cdpilot.errors import (
     ArgumentError,
@@ -274,10 +275,20 @@ class Registry:
                 try:
                     result = await self._handlers[tool.name](model, self.ctx)
                 except Exception as exc:
+                    notes += await self._news()
                     return self._failure(name, connection_id, exc, arguments or {}, notes, reached=tool.name)
-            return self._success(result, tool.name, notes)
+            return self._success(result, tool.name, [*notes, *await self._news()])
         except Exception as exc:
             return self._failure(name, connection_id, exc, arguments or {})
+
+    async def _news(self) -> list[str]:
+        """What happened beside the call, told once at the top of its answer: a Node.js program
+        that ended, a Node.js pause that came between calls or during this one (a click whose
+        request hit a breakpoint in the server) and that no answer has shown."""
+        lines = self.ctx.connections.ended_news()
+        for found in await self.ctx.connections.pause_news():
+            lines.append(pause_news_line(*found))
+        return lines
 
     def _route(
         self, route: ToolRoute | ActionRoute | RuleRoute, args: dict[str, Any]

@@ -324,6 +324,7 @@ class PauseSnapshot:
     map_failure: str | None = None  # why the paused script's source map could not be used (said once)
     thrown_at: ThrownAt | None = None  # a pause on an exception in library code: the user's frame that threw
     source_missing: str | None = None  # why the original file's text could not be had (said once per file)
+    owner: str | None = None  # which process or thread paused, for a target of several (a Node.js program)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,9 @@ import asyncio
 import base64
 import re
 from dataclasses import dataclass, replace
+from pathlib import Path
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 from cdpilot import progress
 from cdpilot.browser.debugger.debugger_facts import AsyncFrame, Frame, Location, Pause
@@ -52,8 +55,9 @@ class MappedScript:
 class MappedScripts:
     """The maps of the current page's scripts (one per connection, re-attached per page)."""
 
-    def __init__(self, scripts: ScriptSources) -> None:
+    def __init__(self, scripts: ScriptSources, *, local_files: bool = False) -> None:
         self._scripts = scripts
+        self._local_files = local_files  # read file: URLs from disk (a Node.js process's)
         self._session: CdpSession | None = None
         self._cache = SourceMapCache()
         self._failed: dict[str, str] = {}  # map URL → what went wrong, said once per map
@@ -164,6 +168,8 @@ class MappedScripts:
         return source_map
 
     async def _fetch(self, url: str) -> str:
+        if self._local_files and url.startswith("file:"):
+            return await asyncio.to_thread(_read_local_file, url, MAX_MAP_BYTES)
         session = self._require_session()
         params = {
             "frameId": session.target_id,
@@ -302,7 +308,7 @@ class MappedScripts:
                 self._fetched.pop(next(iter(self._fetched)))
             text: str | None = None
             try:
-                text = await self._fetch(url) if url.startswith(("http://", "https://")) else None
+                text = await self._fetch(url) if self._fetchable(url) else None
                 if text is None:
                     self._missing.setdefault(url, f"{label(url)} is not a web address the page can fetch")
                 elif text.lstrip()[:15].lower().startswith(("<!doctype", "<html")):
@@ -312,6 +318,9 @@ class MappedScripts:
                 self._missing.setdefault(url, exc.message)
             self._fetched[url] = text
         return self._fetched[url]
+
+    def _fetchable(self, url: str) -> bool:
+        return url.startswith(("http://", "https://")) or (self._local_files and url.startswith("file:"))
 
     def missing_source_once(self, url: str) -> str | None:
         """Why an original source named by a map (without its text) could not be fetched, the
@@ -325,6 +334,23 @@ class MappedScripts:
     def _require_session(self) -> CdpSession:
         assert self._session is not None, "a connection attaches its page before handing it out"
         return self._session
+
+
+def _read_local_file(url: str, max_bytes: int) -> str:
+    """A file of this machine named by a ``file:`` URL, as text (a map, or a source it names)."""
+    path = Path(url2pathname(urlsplit(url).path))
+    name = label(url)
+    try:
+        with path.open("rb") as file:
+            data = file.read(max_bytes + 1)
+    except OSError as exc:
+        raise SourceMapError(f"{name}: could not be read ({exc.strerror or exc})") from exc
+    if len(data) > max_bytes:
+        raise SourceMapError(f"{name}: over the {max_bytes:,}-byte limit")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SourceMapError(f"{name}: not UTF-8 text ({exc})") from exc
 
 
 def _entry(source_map: SourceMap, url: str) -> SourceEntry | None:

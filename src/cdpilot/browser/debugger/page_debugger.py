@@ -55,11 +55,13 @@ STEP_COMMANDS: dict[str, str] = {"over": "Debugger.stepOver", "into": "Debugger.
 class PageDebugger:
     """The debugger of the current page session (one per connection, re-attached per page)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, local_files: bool = False) -> None:
+        """`local_files`: source maps and sources named by ``file:`` URLs are read from disk (a
+        Node.js process's scripts are files of this machine; a page's are fetched through it)."""
         self._session: CdpSession | None = None
         self._configs: dict[str, DebugConfig] = {}
         self.scripts = ScriptSources()
-        self.maps = MappedScripts(self.scripts)
+        self.maps = MappedScripts(self.scripts, local_files=local_files)
         self.names = OriginalNames(self.scripts, self.maps)
         self.variables = FrameVariables(self.names)
         self._breakpoints = LiveBreakpoints(self.scripts, self.maps, lambda: self.config)
@@ -74,6 +76,11 @@ class PageDebugger:
     def config(self) -> DebugConfig:
         target = self._session.target_id if self._session is not None else None
         return self._configs.setdefault(target or "", DebugConfig())
+
+    def adopt(self, config: DebugConfig) -> None:
+        """Start from another target's settings, before `attach` applies them: a new process or
+        worker of a Node.js program gets the breakpoints and pauses its family has."""
+        self._configs[""] = replace(config, breakpoints=dict(config.breakpoints), triggers=dict(config.triggers))
 
     async def attach(self, session: CdpSession) -> None:
         """Follow a page session; if its target had the debugger on, turn it on again as it was."""

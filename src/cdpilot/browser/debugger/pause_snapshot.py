@@ -46,7 +46,8 @@ async def take_pause_snapshot(conn: Target, pause: Pause, *, full: bool, console
     thrown_at = await _thrown_at(debugger, pause)
     place = pause.top.location.original
     missing = debugger.maps.missing_source_once(place.url) if place is not None and not source else None
-    return PauseSnapshot(pause, source, full, variables, tuple(console), failure, thrown_at, missing)
+    conn.pause_shown(pause)
+    return PauseSnapshot(pause, source, full, variables, tuple(console), failure, thrown_at, missing, conn.pause_owner)
 
 
 async def take_call_stack(debugger: PageDebugger, *, max_frames: int, max_variables: int) -> CallStack:

@@ -20,6 +20,7 @@ target are skipped.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from typing import Any
 
@@ -28,6 +29,7 @@ from cdpilot.browser.observe.console_facts import ConsoleEntry, ConsoleView, Sta
 from cdpilot.browser.remote_values import render_remote
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.cdp.events import EventHandler
+from cdpilot.errors import CdpCommandError
 from cdpilot.text import clip
 
 MAX_TEXT_CHARS = 500
@@ -63,11 +65,18 @@ class ConsoleLog:
             self._enable(session, "Runtime.enable", "runtime"), self._enable(session, "Log.enable", "log")
         )
 
+    def record_output(self, stream: str, line: str) -> None:
+        """A line a program we run wrote to stdout or stderr (a Node.js program's console), or
+        the note of its end (`stream` "exit"). Logged at the level its stream suggests: stderr
+        is where Node.js writes warnings and errors."""
+        level = {"stdout": "log", "stderr": "error", "exit": "warning"}.get(stream, "log")
+        self._record("output", None, level, f"[{stream}] {line}")
+
     async def attach_child(self, child: CdpSession) -> None:
         """Also collect from an out-of-process frame or worker of the current page
         (`ChildTargets`); it is held before its first script, so it has nothing to replay."""
         self._subscriptions.add(child, self._entry_handlers())
-        await asyncio.gather(child.send("Runtime.enable"), child.send("Log.enable"))
+        await asyncio.gather(child.send("Runtime.enable"), _enable_log(child))
 
     def _entry_handlers(self) -> dict[str, EventHandler]:
         return {
@@ -77,7 +86,10 @@ class ConsoleLog:
         }
 
     async def _enable(self, session: CdpSession, method: str, domain: str) -> None:
-        await session.send(method)
+        if domain == "log":
+            await _enable_log(session)
+        else:
+            await session.send(method)
         self._replaying.discard(domain)
 
     def mark(self) -> int:
@@ -209,6 +221,12 @@ class ConsoleLog:
         if "parentId" not in frame:
             self.generation += 1
             self.page_urls[self.generation] = str(frame.get("url", ""))
+
+
+async def _enable_log(session: CdpSession) -> None:
+    """The browser's own reports; a Node.js process has no ``Log`` domain, and nothing is lost."""
+    with contextlib.suppress(CdpCommandError):
+        await session.send("Log.enable")
 
 
 def stack_frames(frames: list[dict[str, Any]]) -> tuple[StackFrame, ...]:

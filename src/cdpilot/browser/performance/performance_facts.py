@@ -86,3 +86,23 @@ class TraceFile:
     longest_task_ms: float | None  # the longest main-thread task of a page
     navigations: tuple[str, ...]  # documents that started loading during the trace
     load_missed: bool
+
+
+@dataclass(frozen=True)
+class HotFunction:
+    """One function of a CPU sample: its time on the CPU itself (not in what it called)."""
+
+    name: str
+    place: str  # where it is: the original place when a map covers it, else the script's
+    self_ms: float
+    library: bool  # node_modules, Node.js's own code, the engine's (garbage collection, idle)
+
+
+@dataclass(frozen=True)
+class CpuSample:
+    """What ran during a sample, busiest first."""
+
+    duration_ms: float
+    samples: int
+    idle_ms: float  # waiting for work: the program was idle, not busy
+    functions: tuple[HotFunction, ...]  # by self time, busiest first

@@ -174,6 +174,13 @@ class BrowserConnection:
         return self._page
 
     @property
+    def pause_owner(self) -> str | None:
+        return None  # one page: its pauses need no owner named
+
+    def pause_shown(self, pause: object) -> None:
+        """Nothing to remember: a page's pauses come from the calls that made them."""
+
+    @property
     def page(self) -> CdpSession:
         """The session of the page that navigation and page tools act on."""
         assert self._page is not None, "start() attaches a page before the connection is handed out"

@@ -17,22 +17,29 @@ shared machine with pages.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cdpilot.browser.debugger.debugger_facts import Pause
 from cdpilot.browser.page.origin_policy import OriginPolicy
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.browser_launch import launch_browser, open_connection
-from cdpilot.browser.session.connection_facts import ConnectionInfo
+from cdpilot.browser.session.connection_facts import ConnectionInfo, NodeProgramOptions
 from cdpilot.browser.session.endpoints import check_host_and_port, check_websocket_url
 from cdpilot.browser.session.launch_options import LaunchOptions
 from cdpilot.browser.session.launcher import LaunchedBrowser
+from cdpilot.browser.session.node_attach import attach_node, endpoint_kind, inspector_of_process, launch_node
+from cdpilot.browser.session.node_connection import NodeConnection
+from cdpilot.browser.session.node_program import LaunchedProgram
 from cdpilot.browser.session.shared_browser import SharedBrowser
-from cdpilot.cdp import WebSocketTransport, discover_websocket_url
-from cdpilot.errors import BrowserConnectionError, StateError
+from cdpilot.cdp import DevToolsEndpoint, WebSocketTransport, discover_endpoint
+from cdpilot.errors import BrowserConnectionError, CdpCommandError, CdpTimeoutError, NoPageError, StateError
+
+Connection = BrowserConnection | NodeConnection
 
 LIST_SUGGESTION = "See the open connections with {tool:chrome_list_connections}."
 
@@ -43,6 +50,7 @@ class ConnectOptions:
     host: str = "127.0.0.1"
     port: int = 9222
     ws_url: str | None = None
+    pid: int | None = None  # a Node.js process to open the inspector of (SIGUSR1)
     headers: Mapping[str, str] = field(default_factory=dict)
     timeout_ms: int = 5000
 
@@ -74,9 +82,13 @@ class ConnectionManager:
         self._max_tabs = max_tabs
         self.origins = OriginPolicy() if origins is None else origins
         self._env: Mapping[str, str] = os.environ if env is None else env
-        self._connections: dict[str, BrowserConnection] = {}
+        self._connections: dict[str, Connection] = {}
         self._recent: list[str] = []  # least to most recently used
         self._launched: set[LaunchedBrowser] = set()
+        self._programs: set[LaunchedProgram] = set()  # Node.js programs we run, ended with us
+        self._ended: dict[str, str] = {}  # Node.js connections whose program ended: how, until an answer says it
+        self._news: list[str] = []  # what the next answer tells first: a program that ended meanwhile
+        self._closing: set[asyncio.Future[None]] = set()  # ended programs being let go of
         self._lock = asyncio.Lock()
 
     @property
@@ -100,7 +112,7 @@ class ConnectionManager:
             return
         open_tabs = 0
         for connection in list(self._connections.values()):
-            if connection.kind != "connected" and connection.alive:
+            if isinstance(connection, BrowserConnection) and connection.kind != "connected" and connection.alive:
                 infos = (await connection.cdp.browser.send("Target.getTargets"))["targetInfos"]
                 open_tabs += sum(1 for info in infos if info["type"] == "page" and connection.owns(info))
         if open_tabs >= self._max_tabs:
@@ -144,20 +156,63 @@ class ConnectionManager:
             return self._add(connection)
 
     async def connect(self, options: ConnectOptions) -> ConnectionInfo:
+        """Attach to a browser or a Node.js inspector, told apart by the endpoint's own answers;
+        or, by process id, to a Node.js process whose inspector this opens."""
         timeout_s = options.timeout_ms / 1000
-        if options.ws_url is not None:
+        if options.pid is not None:
+            ws_url = await inspector_of_process(options.pid, timeout_s=timeout_s)
+            endpoint = DevToolsEndpoint("node", ws_url, "node.js", f"node[{options.pid}]")
+        elif options.ws_url is not None:
             url = check_websocket_url(options.ws_url, allow_remote=self._allow_remote)
+            endpoint = await endpoint_kind(url, timeout_s=timeout_s)
         else:
             check_host_and_port(options.host, options.port, allow_remote=self._allow_remote)
+            endpoint = await discover_endpoint(options.host, options.port, timeout_s=timeout_s)
         async with self._lock:
+            if endpoint.kind == "node":
+                connection_id = await self._claim_id(options.connection_id, "node")
+                node = await attach_node(connection_id, endpoint, pid=options.pid, timeout_s=timeout_s)
+                return self._add_node(node)
             connection_id = await self._claim_id(options.connection_id)
-            if options.ws_url is None:
-                url = await discover_websocket_url(options.host, options.port, timeout_s=timeout_s)
-            transport = await WebSocketTransport.open(url, headers=options.headers, timeout_s=timeout_s)
+            transport = await WebSocketTransport.open(endpoint.ws_url, headers=options.headers, timeout_s=timeout_s)
             connection = await open_connection(
                 connection_id, "connected", transport, None, timeout_s, self.origins, self._output_dir
             )
             return self._add(connection)
+
+    async def run_node(self, options: NodeProgramOptions) -> NodeConnection:
+        """Start a program under the Node.js inspector (see `node_program`), attached to its
+        first Node.js process, the new active connection."""
+        async with self._lock:
+            connection_id = await self._claim_id(options.connection_id, "node")
+            node = await launch_node(connection_id, options, env=self._env, programs=self._programs)
+            self._add_node(node)
+            return node
+
+    def info(self, connection_id: str) -> ConnectionInfo:
+        return self._info(self._lookup(connection_id))
+
+    def ended_news(self) -> list[str]:
+        """How the Node.js programs that ended since the last answer ended, once each: what
+        the next answer of any tool tells first."""
+        lines, self._news = self._news, []
+        return lines
+
+    async def pause_news(self) -> list[tuple[str, str, Pause]]:
+        """The Node.js pauses no answer has shown yet, once each: (connection id, which thread,
+        the pause with its places mapped to the original sources)."""
+        found = []
+        for connection in list(self._connections.values()):
+            if not isinstance(connection, NodeConnection):
+                continue
+            news = connection.unshown_pause()
+            if news is not None:
+                thread, pause = news
+                connection.pause_shown(pause, thread)
+                with contextlib.suppress(BrowserConnectionError, CdpCommandError, CdpTimeoutError):
+                    pause = await thread.debugger.names.annotate(pause)
+                found.append((connection.id, f"Node.js {thread.label}", pause))
+        return found
 
     def list(self) -> list[ConnectionInfo]:
         return [self._info(connection) for connection in self._connections.values()]
@@ -175,15 +230,26 @@ class ConnectionManager:
             return info
 
     def get(self, connection_id: str | None) -> BrowserConnection:
+        """The browser connection to act on (see `target`); a Node.js connection has no page,
+        and a call that needs one is told so at once, with the tools that work there."""
+        found = self.target(connection_id)
+        if isinstance(found, NodeConnection):
+            raise NoPageError(found.id)
+        return found
+
+    def target(self, connection_id: str | None) -> Connection:
         """The connection to act on: `connection_id`, or the active one when None.
 
         A connection whose browser has died is still returned (its commands fail with a
         CONNECTION error); it stays listed, with ``alive=False``, until it is disconnected or
-        replaced."""
+        replaced. A Node.js program that ended is dropped as it ends: asked for by its id, the
+        answer says how it ended."""
         if connection_id is None:
             if self.active_id is None:
                 raise BrowserConnectionError("No browser is connected.")
             connection_id = self.active_id
+        if connection_id not in self._connections and connection_id in self._ended:
+            raise BrowserConnectionError(self._ended[connection_id], suggestion=LIST_SUGGESTION)
         return self._lookup(connection_id)
 
     async def aclose(self) -> None:
@@ -198,31 +264,59 @@ class ConnectionManager:
         The bookkeeping is left for `aclose`, which may or may not get to run."""
         for process in list(self._launched):
             process.kill_now()
+        for program in list(self._programs):
+            program.kill_now()
 
-    async def _claim_id(self, requested: str | None) -> str:
+    async def _claim_id(self, requested: str | None, prefix: str = "browser") -> str:
         """`requested`, after closing the connection that holds it; or the first free default id
         (also for an empty one: "" names nothing, as everywhere a connection id is taken)."""
         if not requested:
             return next(
-                f"browser-{n}" for n in range(1, len(self._connections) + 2) if f"browser-{n}" not in self._connections
+                f"{prefix}-{n}"
+                for n in range(1, len(self._connections) + 2)
+                if f"{prefix}-{n}" not in self._connections
             )
         if requested in self._connections:
             await self._remove(requested)
         return requested
 
-    def _add(self, connection: BrowserConnection) -> ConnectionInfo:
+    def _add(self, connection: Connection) -> ConnectionInfo:
         self._connections[connection.id] = connection
+        self._ended.pop(connection.id, None)
         self._recent.append(connection.id)
         return self._info(connection)
+
+    def _add_node(self, node: NodeConnection) -> ConnectionInfo:
+        node.on_end(self._node_ended)
+        return self._add(node)
+
+    def _node_ended(self, node: NodeConnection) -> None:
+        """A Node.js program ended by itself: drop its connection at once (no dead connection
+        stays active), and tell the next answer how it ended."""
+        if self._connections.get(node.id) is not node:
+            return
+        del self._connections[node.id]
+        self._recent.remove(node.id)
+        self._ended[node.id] = node.ended or f"The Node.js program of '{node.id}' ended."
+        self._news.append(self._ended[node.id])
+        self._closing.add(asyncio.ensure_future(self._forget_program(node)))
+
+    async def _forget_program(self, node: NodeConnection) -> None:
+        await node.close()
+        if node.program is not None:
+            self._programs.discard(node.program)
 
     async def _remove(self, connection_id: str) -> None:
         connection = self._connections.pop(connection_id)
         self._recent.remove(connection_id)
         await connection.close()
-        if connection.process is not None:
+        if isinstance(connection, NodeConnection):
+            if connection.program is not None:
+                self._programs.discard(connection.program)
+        elif connection.process is not None:
             self._launched.discard(connection.process)
 
-    def _lookup(self, connection_id: str) -> BrowserConnection:
+    def _lookup(self, connection_id: str) -> Connection:
         connection = self._connections.get(connection_id)
         if connection is None:
             known = ", ".join(self._connections) or "none"
@@ -231,7 +325,27 @@ class ConnectionManager:
             )
         return connection
 
-    def _info(self, connection: BrowserConnection) -> ConnectionInfo:
+    def _info(self, connection: Connection) -> ConnectionInfo:
+        if isinstance(connection, NodeConnection):
+            program = connection.program
+            return ConnectionInfo(
+                id=connection.id,
+                kind=connection.kind,
+                browser=connection.product,
+                protocol_version=connection.protocol_version,
+                endpoint=connection.endpoint,
+                pid=program.pid if program is not None else (connection.threads[0].pid if connection.threads else None),
+                user_data_dir=None,
+                active=connection.id == self.active_id,
+                target_url=connection.target_url,
+                target_title=None,
+                alive=connection.alive,
+                runtime="node",
+                command=" ".join(program.command) if program is not None else None,
+                threads=tuple(
+                    thread.label + (" [paused]" if thread.debugger.paused else "") for thread in connection.threads
+                ),
+            )
         process = connection.process
         shared_pid = connection.lease.pid if connection.lease is not None else None
         return ConnectionInfo(

@@ -1,0 +1,193 @@
+"""Node.js programs debugged with the tools an agent knows, through the real server in both
+modes: a TypeScript HTTP server compiled by tsc (one map per file, no sources' text), run under
+the inspector, or attached to by port and by process id.
+
+Lines are found by their ``// @marker`` comments (tests/fixtures/devapps/README.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import time
+import urllib.request
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import anyio
+import pytest
+
+from tests.e2e.harness import ModeClient, mcp_client
+from tests.support.devservers import free_port
+from tests.support.nodeapps import (
+    NODE_API,
+    PRICES_TS,
+    SERVER_JS,
+    SERVER_TS,
+    built_node_app,
+    marker_line,
+)
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+)")
+
+
+@pytest.fixture(scope="module")
+def api_app(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_node_app(NODE_API, tmp_path_factory.mktemp("node-api"))
+
+
+@pytest.fixture(params=["smart", "legacy"])
+async def node_client(request: pytest.FixtureRequest) -> AsyncIterator[ModeClient]:
+    """The real server in one mode, with no browser started."""
+    async with mcp_client(request.param) as client:
+        yield ModeClient(client, request.param)
+
+
+def group_gone_within(pid: int, timeout_s: float) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while group_alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def start_server(api_app: Path, *inspect: str) -> subprocess.Popen[bytes]:
+    """The built server, started by the test (not by cdpilot), on a free port."""
+    return subprocess.Popen(
+        ["node", *inspect, SERVER_JS],
+        cwd=api_app,
+        env={**os.environ, "PORT": "0"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def group_alive(pid: int) -> bool:
+    """Whether any live process is left in the process group `pid` leads."""
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                fields = Path(f"/proc/{name}/stat").read_bytes().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pid and fields[0] != b"Z":
+                return True
+    return False
+
+
+async def server_url(client: ModeClient) -> str:
+    """The base URL the launched server printed on its stdout (a console entry)."""
+    with anyio.fail_after(15):
+        while True:
+            found = LISTENING.search(await client.ok("get_console_logs"))
+            if found:
+                return found.group(1)
+            await anyio.sleep(0.1)
+
+
+def fetch(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        return str(answer.read().decode())
+
+
+async def test_a_launched_server_pauses_on_a_request_at_its_typescript_line(
+    node_client: ModeClient, api_app: Path
+) -> None:
+    started = await node_client.ok("node_run", command=["node", SERVER_JS], cwd=str(api_app), env={"PORT": "0"})
+    assert "Started node dist/server.js" in started and "node-1" in started, started
+    pid = int(re.search(r"pid=(\d+)", started).group(1))  # type: ignore[union-attr]
+    base = await server_url(node_client)
+    line = marker_line(api_app / PRICES_TS, "prices-line-cost")
+    set_answer = await node_client.ok("debugger_set_breakpoint", url=PRICES_TS, line_number=line)
+    assert "bp1" in set_answer, set_answer
+
+    async with anyio.create_task_group() as requests:
+        answers: list[str] = []
+
+        async def ask() -> None:
+            answers.append(await anyio.to_thread.run_sync(fetch, f"{base}/api/total?items=3"))
+
+        requests.start_soon(ask)
+        paused = await node_client.ok("debugger_wait_for_pause", timeout_ms=15000)
+        assert f"src/prices.ts:{line}" in paused and "Node.js pid" in paused, paused
+        stack = await node_client.ok("debugger_get_call_stack")
+        assert "lineTotal" in stack and "orderTotal" in stack, stack
+        value = await node_client.ok("debugger_evaluate_on_call_frame", call_frame_id="0", expression="item.price")
+        assert value.startswith("1"), value
+        await node_client.ok("debugger_remove_breakpoint", breakpoint_id="bp1")
+        resumed = await node_client.ok("debugger_resume")
+        assert "Resumed" in resumed, resumed
+    assert json.loads(answers[0]) == {"total": 12}
+
+    kind, refused = await node_client.error("navigate", url="http://127.0.0.1:1/")
+    assert kind == "STATE" and "Node.js process: it has no page" in refused, refused
+    listed = await node_client.ok("chrome_list_connections")
+    assert "node-1 [active] launched node.js/v" in listed and "program: node dist/server.js" in listed, listed
+    await node_client.ok("chrome_disconnect")
+    assert await anyio.to_thread.run_sync(group_gone_within, pid, 5.0), f"the program's group {pid} outlived it"
+
+
+async def test_the_end_of_a_program_is_told_with_its_code_and_stderr(node_client: ModeClient, api_app: Path) -> None:
+    script = "setTimeout(() => { console.error('giving up: no database'); process.exit(3); }, 300)"
+    await node_client.ok("node_run", command=["node", "-e", script], cwd=str(api_app))
+    with anyio.fail_after(10):
+        while True:
+            listed = await node_client.ok("chrome_list_connections")
+            if "exited with code 3" in listed:
+                break
+            await anyio.sleep(0.1)
+    assert "giving up: no database" in listed, listed
+    assert "node-1" not in listed.split("\n", 3)[-1], listed  # no dead connection stays
+    _, text = await node_client.error("debugger_get_call_stack", connection_id="node-1")
+    assert "exited with code 3" in text, text
+
+
+async def test_a_program_that_cannot_start_is_refused_clearly(node_client: ModeClient, api_app: Path) -> None:
+    kind, text = await node_client.error("node_run", command=["no-such-program-xyz"], cwd=str(api_app))
+    assert kind == "VALIDATION" and "Command not found: 'no-such-program-xyz'" in text, text
+    kind, text = await node_client.error("node_run", command=["node", "-e", "process.exit(2)"], cwd=str(api_app))
+    assert "exited with code 2" in text, text
+    assert "No connections" in await node_client.ok("chrome_list_connections")
+
+
+async def test_attach_by_port_and_by_process_id(node_client: ModeClient, api_app: Path) -> None:
+    port = free_port()
+    by_port = start_server(api_app, f"--inspect=127.0.0.1:{port}")
+    by_pid = start_server(api_app)
+    try:
+        assert by_port.stdout is not None and by_pid.stdout is not None
+        by_port.stdout.readline()
+        pid_base = LISTENING.search(by_pid.stdout.readline().decode()).group(1)  # type: ignore[union-attr]
+        attached = await node_client.ok("chrome_connect", port=port)
+        assert "Attached to the Node.js process" in attached and f"pid={by_port.pid}" in attached, attached
+        started = time.monotonic()
+        attached = await node_client.ok("chrome_connect", pid=by_pid.pid)
+        assert f"pid={by_pid.pid}" in attached, (attached, time.monotonic() - started)
+        line = marker_line(api_app / SERVER_TS, "server-total")
+        await node_client.ok("debugger_set_breakpoint", url=SERVER_TS, line_number=line)
+        async with anyio.create_task_group() as requests:
+            requests.start_soon(anyio.to_thread.run_sync, fetch, f"{pid_base}/api/total?items=2")
+            paused = await node_client.ok("debugger_wait_for_pause", timeout_ms=15000)
+            assert f"src/server.ts:{line}" in paused, paused
+            await node_client.ok("debugger_disable")
+        kind, text = await node_client.error("chrome_connect", pid=os.getpid())
+        assert kind == "VALIDATION" and "is not a Node.js process" in text, text
+    finally:
+        for process in (by_port, by_pid):
+            process.kill()
+            process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+
+
+async def test_bad_endpoints_are_named(node_client: ModeClient) -> None:
+    closed = free_port()
+    kind, text = await node_client.error("chrome_connect", port=closed)
+    assert f"Cannot reach a browser or Node.js inspector at 127.0.0.1:{closed}" in text, text
+    kind, text = await node_client.error("chrome_connect", host="10.1.2.3", port=9229)
+    assert kind == "VALIDATION" and "remote" in text, text
