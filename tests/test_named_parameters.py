@@ -49,6 +49,7 @@ PLAIN_CALL = re.compile(r"(?<![\w.:{-])(" + "|".join(sorted(TOOL_NAMES, key=len,
 NOT_PARAMETERS = {
     'value="': "the element notation shows an input's value attribute",
     '[name="': "a CSS attribute selector",
+    "pid=": "a connection line shows its process id so, beside the endpoint=",
 }
 
 

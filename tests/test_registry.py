@@ -26,6 +26,12 @@ class FakeConnections:
     def __init__(self, active_id: str | None) -> None:
         self.active_id = active_id
 
+    def ended_news(self) -> list[str]:
+        return []
+
+    async def pause_news(self) -> list[Any]:
+        return []
+
 
 class Recorder:
     """Stands in for every handler of the generated catalog; remembers the validated model it was given.
@@ -115,7 +121,7 @@ async def test_smart_action_missing_or_unknown_names_the_discriminator() -> None
     registry, _, _ = make_registry("smart")
     for arguments, given in (({}, "nothing"), ({"action": "explode"}, "'explode'")):
         result = await registry.call("chrome", arguments)
-        actions = "launch, connect, list, switch, disconnect, save_state, load_state"
+        actions = "launch, connect, run, list, switch, disconnect, save_state, load_state"
         assert f"action: expected one of: {actions}, got {given}" in text_of(result)
 
 
@@ -136,8 +142,8 @@ def test_the_generated_rule_routes_of_the_debugger_tools() -> None:
         "evaluate",
         None,
         (Rule(TOOLS["debugger_evaluate_on_call_frame"], "call_frame_id", None), Rule(TOOLS["evaluate_js"], None, None)),
-        ("call_frame_id", "expression", "timeout_ms", "save_to", "connection_id", "await_promise"),
-        {},
+        ("call_frame_id", "expression", "timeout_ms", "save_to", "connection_id"),
+        {"await_promise": ("evaluate_js",)},
     )
     assert DISPATCH["smart"]["enable_debug_tools"] == RuleRoute(
         "enable_debug_tools",
@@ -205,9 +211,8 @@ async def test_a_mistyped_router_own_property_is_refused_not_routed() -> None:
         (
             "evaluate",
             {"expression": "x", "call_frame_id": 0, "await_promise": False},
-            "evaluate with call_frame_id",
-            "await_promise: expected no such parameter for evaluate with call_frame_id "
-            "(parameters: call_frame_id, expression, timeout_ms, save_to, connection_id), got False",
+            "evaluate",
+            "await_promise: expected no such parameter in smart mode (only legacy mode has it: evaluate_js), got False",
         ),
         (
             "evaluate",
@@ -246,7 +251,7 @@ async def test_a_rule_routed_validation_error_names_the_route_and_why(
             "evaluate",
             {"expression": "x", "frame": 0},
             "frame: expected no such parameter for evaluate "
-            "(parameters: call_frame_id, expression, timeout_ms, save_to, connection_id, await_promise), got 0",
+            "(parameters: call_frame_id, expression, timeout_ms, save_to, connection_id), got 0",
         ),
         (
             "enable_debug_tools",
@@ -258,7 +263,8 @@ async def test_a_rule_routed_validation_error_names_the_route_and_why(
             "chrome",
             {"action": "list", "bogus": 1},
             "bogus: expected no such parameter for chrome "
-            "(parameters: action, url, connection_id, host, port, ws_url, path), got 1",
+            "(parameters: action, url, connection_id, host, port, ws_url, pid, command, cwd, env, pause_at_start, "
+            "path), got 1",
         ),
     ],
 )

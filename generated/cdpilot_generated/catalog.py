@@ -155,8 +155,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'list': TOOLS['debugger_list_breakpoints'],
                 'exceptions': TOOLS['debugger_set_pause_on_exceptions'],
             },
-            ('action', 'url', 'url_regex', 'line_number', 'column_number', 'condition', 'log_message', 'hit_count', 'connection_id', 'function_name', 'url_contains', 'event_name', 'selector', 'dom_change', 'breakpoint_id', 'state'),
-            {},
+            ('action', 'url', 'url_regex', 'line_number', 'column_number', 'condition', 'log_message', 'connection_id', 'function_name', 'url_contains', 'event_name', 'selector', 'dom_change', 'breakpoint_id', 'state'),
+            {'hit_count': ('debugger_set_breakpoint',)},
         ),
         'chrome': ActionRoute(
             'chrome',
@@ -194,8 +194,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 Rule(TOOLS['debugger_evaluate_on_call_frame'], 'call_frame_id', None),
                 Rule(TOOLS['evaluate_js'], None, None),
             ),
-            ('call_frame_id', 'expression', 'timeout_ms', 'save_to', 'connection_id', 'await_promise'),
-            {},
+            ('call_frame_id', 'expression', 'timeout_ms', 'save_to', 'connection_id'),
+            {'await_promise': ('evaluate_js',)},
         ),
         'execution': ActionRoute(
             'execution',
@@ -208,8 +208,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'wait': TOOLS['debugger_wait_for_pause'],
                 'sample': TOOLS['debugger_sample_cpu'],
             },
-            ('action', 'timeout_ms', 'include_context', 'connection_id', 'max_frames', 'duration_ms'),
-            {'max_variables': ('debugger_get_call_stack',)},
+            ('action', 'timeout_ms', 'include_context', 'connection_id', 'max_frames'),
+            {'max_variables': ('debugger_get_call_stack',), 'duration_ms': ('debugger_sample_cpu',)},
         ),
         'fill_element': RuleRoute(
             'fill_element',
@@ -265,8 +265,8 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'routes': TOOLS['list_routes'],
                 'unroute': TOOLS['remove_route'],
             },
-            ('action', 'resource_type', 'status', 'url_pattern', 'limit', 'offset', 'connection_id', 'request_id', 'include_body', 'save_body_to', 'domain', 'name', 'include_values', 'value', 'url_regex', 'headers', 'body', 'request_headers', 'abort', 'route_id'),
-            {'max_body_chars': ('get_network_request',), 'path': ('set_cookie',), 'expires': ('set_cookie',), 'http_only': ('set_cookie',), 'secure': ('set_cookie',), 'same_site': ('set_cookie',), 'body_file': ('route_requests',), 'error_reason': ('route_requests',), 'times': ('route_requests',)},
+            ('action', 'resource_type', 'status', 'url_pattern', 'limit', 'offset', 'connection_id', 'request_id', 'include_body', 'save_body_to', 'domain', 'name', 'include_values', 'value', 'url_regex', 'headers', 'body', 'abort', 'route_id'),
+            {'max_body_chars': ('get_network_request',), 'path': ('set_cookie',), 'expires': ('set_cookie',), 'http_only': ('set_cookie',), 'secure': ('set_cookie',), 'same_site': ('set_cookie',), 'body_file': ('route_requests',), 'error_reason': ('route_requests',), 'times': ('route_requests',), 'request_headers': ('route_requests',)},
         ),
         'page': ActionRoute(
             'page',

@@ -129,7 +129,7 @@ async def test_async_frames_of_the_vite_build_have_their_original_names(
     column = 10  # at `count`: the line's start is the `return await …` the build made of both lines
     await client.ok("debugger_set_breakpoint", url="src/Cart.tsx", line_number=returns, column_number=column)
     click = "document.getElementById('checkout').click(); new Promise((done) => setTimeout(done, 5000))"
-    bundle = await client.ok("evaluate_js", expression=click, await_promise=True)  # paused before it is done
+    bundle = await client.ok("evaluate_js", expression=click)  # awaited (the default): paused before it is done
     awaits = marker_line(CART_UI, "ui-checkout-await")
     assert f"Paused (breakpoint bp1) at src/Cart.tsx:{returns}:{column}" in bundle, bundle
     if client.mode == "smart":  # the full bundle (legacy's is short)

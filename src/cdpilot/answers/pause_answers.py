@@ -287,8 +287,8 @@ def ran_on_lines(command: RunCommand, *, busy: bool, console: Sequence[ConsoleEn
 def no_pause_line(timeout_ms: int) -> str:
     """A wait for a pause that none came to end."""
     return (
-        f"No pause within {timeout_ms} ms; execution runs on. Wait longer with {{param:timeout_ms}}, or make the "
-        "code run (a request to the server, a click in the page)."
+        f"No pause within {timeout_ms} ms; execution runs on. Wait longer (a higher timeout), or make the code "
+        "run (a request to the server, a click in the page)."
     )
 
 
@@ -299,7 +299,7 @@ def pause_news_line(connection_id: str, owner: str, pause: Pause) -> str:
     return (
         f"Meanwhile '{connection_id}' paused ({pause.reason}) in {owner} at {where.location.label} in "
         f"{where.original_name or where.name or '(anonymous)'}: see it with {{tool:debugger_get_call_stack}} "
-        f"(connection_id '{connection_id}')."
+        f"({{param:connection_id}} '{connection_id}')."
     )
 
 
