@@ -1,6 +1,7 @@
 """Node.js programs debugged with the tools an agent knows, through the real server in both
 modes: a TypeScript HTTP server compiled by tsc (one map per file, no sources' text), run under
-the inspector, or attached to by port and by process id.
+the inspector, or attached to by port and by process id; its worker_threads; a test file run by
+vitest in a worker process; and a page in the browser whose request pauses the server.
 
 Lines are found by their ``// @marker`` comments (tests/fixtures/devapps/README.md).
 """
@@ -23,10 +24,16 @@ from tests.e2e.harness import ModeClient, mcp_client
 from tests.support.devservers import free_port
 from tests.support.nodeapps import (
     NODE_API,
+    NODE_VITEST,
     PRICES_TS,
     SERVER_JS,
     SERVER_TS,
+    VITEST_ARGS,
+    VITEST_CART_TS,
+    WORKERS_JS,
+    WORKERS_TS,
     built_node_app,
+    copy_node_app,
     marker_line,
 )
 
@@ -37,6 +44,11 @@ LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+)")
 @pytest.fixture(scope="module")
 def api_app(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built_node_app(NODE_API, tmp_path_factory.mktemp("node-api"))
+
+
+@pytest.fixture(scope="module")
+def vitest_app(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_node_app(NODE_VITEST, tmp_path_factory.mktemp("node-vitest"))
 
 
 @pytest.fixture(params=["smart", "legacy"])
@@ -142,9 +154,12 @@ async def test_the_end_of_a_program_is_told_with_its_code_and_stderr(node_client
                 break
             await anyio.sleep(0.1)
     assert "giving up: no database" in listed, listed
-    assert "node-1" not in listed.split("\n", 3)[-1], listed  # no dead connection stays
+    assert "node-1 [active]" not in listed, listed  # no dead connection stays active
     _, text = await node_client.error("debugger_get_call_stack", connection_id="node-1")
     assert "exited with code 3" in text, text
+    assert "giving up: no database" in await node_client.ok("get_console_logs", connection_id="node-1")
+    await node_client.ok("chrome_disconnect", connection_id="node-1")
+    assert "No connections" in await node_client.ok("chrome_list_connections")
 
 
 async def test_a_program_that_cannot_start_is_refused_clearly(node_client: ModeClient, api_app: Path) -> None:
@@ -191,3 +206,38 @@ async def test_bad_endpoints_are_named(node_client: ModeClient) -> None:
     assert f"Cannot reach a browser or Node.js inspector at 127.0.0.1:{closed}" in text, text
     kind, text = await node_client.error("chrome_connect", host="10.1.2.3", port=9229)
     assert kind == "VALIDATION" and "remote" in text, text
+
+
+async def test_worker_threads_get_the_breakpoints_and_say_who_paused(node_client: ModeClient, api_app: Path) -> None:
+    line = marker_line(api_app / WORKERS_TS, "workers-crunch")
+    started = await node_client.ok("node_run", command=["node", WORKERS_JS], cwd=str(api_app), pause_at_start=True)
+    assert "Paused" in started and "dist/workers.js:" in started, started
+    await node_client.ok("debugger_set_breakpoint", url=WORKERS_TS, line_number=line)
+    resumed = await node_client.ok("debugger_resume")
+    paused = resumed if "Paused" in resumed else await node_client.ok("debugger_wait_for_pause", timeout_ms=15000)
+    assert f"src/workers.ts:{line}" in paused and "in Node.js worker " in paused, paused
+    value = await node_client.ok("debugger_evaluate_on_call_frame", call_frame_id="0", expression="id * 2")
+    assert value in ("2", "4"), value
+    listed = await node_client.ok("chrome_list_connections")
+    assert "worker 1 of pid" in listed and "worker 2 of pid" in listed and "[paused]" in listed, listed
+    await node_client.ok("debugger_disable")  # resumes every thread, and no breakpoint stays
+    with anyio.fail_after(15):
+        while "workers done 63" not in await node_client.ok("get_console_logs", connection_id="node-1"):
+            await anyio.sleep(0.1)
+
+
+async def test_a_vitest_test_pauses_in_its_worker_process(node_client: ModeClient, vitest_app: Path) -> None:
+    line = marker_line(vitest_app / VITEST_CART_TS, "vitest-cart-sum-init")
+    await node_client.ok(
+        "node_run", command=["node", *VITEST_ARGS], cwd=str(vitest_app), env={"NO_COLOR": "1"}, pause_at_start=True
+    )
+    await node_client.ok("debugger_set_breakpoint", url=VITEST_CART_TS, line_number=line)
+    resumed = await node_client.ok("debugger_resume")
+    paused = resumed if "Paused" in resumed else await node_client.ok("debugger_wait_for_pause", timeout_ms=60000)
+    assert f"cart.ts:{line}" in paused and "(forks.js)" in paused, paused
+    stack = await node_client.ok("debugger_get_call_stack")
+    assert "sum" in stack and "cart.test.ts" in stack, stack
+    await node_client.ok("debugger_disable")
+    with anyio.fail_after(60):
+        while "exited with code 0" not in await node_client.ok("chrome_list_connections"):
+            await anyio.sleep(0.2)

@@ -40,7 +40,7 @@ def node_line(info: ConnectionInfo, parts: list[str]) -> str:
     if info.threads:
         line += f"\n  processes: {'; '.join(info.threads)}"
     elif not info.alive:
-        line += "\n  (ended)"
+        line += "\n  ended: " + (info.target_title or "its process has gone").replace("\n", "\n  ")
     return line
 
 

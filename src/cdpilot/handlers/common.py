@@ -14,8 +14,13 @@ from cdpilot.browser.session.connection_facts import ConnectionInfo
 from cdpilot.browser.session.manager import ConnectOptions
 from cdpilot.browser.session.node_connection import NodeConnection
 from cdpilot.context import AttachTarget, ToolContext, add_call_note
+from cdpilot.errors import BrowserConnectionError
 
 NO_AUTO_LAUNCH = "cdpilot --no-auto-launch turns this off"
+ENDED_SUGGESTION = (
+    "Read what it wrote with {tool:get_console_logs} and this {param:connection_id}; run it again with "
+    "{tool:node_run}, or let go of it with {tool:chrome_disconnect}."
+)
 
 
 def downloaded_files(downloads: Iterable[Download]) -> tuple[Path, ...]:
@@ -35,9 +40,12 @@ async def browser(ctx: ToolContext, connection_id: str | None) -> BrowserConnect
     return ctx.connections.get(connection_id)
 
 
-async def target(ctx: ToolContext, connection_id: str | None) -> BrowserConnection | NodeConnection:
+async def target(
+    ctx: ToolContext, connection_id: str | None, *, ended_ok: bool = False
+) -> BrowserConnection | NodeConnection:
     """The connection a tool acts on, a browser or a Node.js program; on first use, with none
-    connected, a browser is started.
+    connected, a browser is started. A Node.js program that ended is refused, saying how it
+    ended, unless `ended_ok` (its console can still be read).
 
     Why here and not before every handler: a handler checks its own arguments first and
     only then asks for its browser, so a call that is wrong anyway (a javascript: URL) gets
@@ -47,7 +55,10 @@ async def target(ctx: ToolContext, connection_id: str | None) -> BrowserConnecti
         async with ctx.first_contact:
             if ctx.connections.active_id is None:  # a concurrent call may have started one meanwhile
                 add_call_note(await _first_contact(ctx))
-    return ctx.connections.target(connection_id)
+    found = ctx.connections.target(connection_id)
+    if isinstance(found, NodeConnection) and found.ended is not None and not ended_ok:
+        raise BrowserConnectionError(found.ended, suggestion=ENDED_SUGGESTION)
+    return found
 
 
 async def _first_contact(ctx: ToolContext) -> str:

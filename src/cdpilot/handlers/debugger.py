@@ -9,6 +9,9 @@ its location and source line.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from cdpilot_generated.models import (
     DebuggerDisableArgs,
@@ -69,8 +72,11 @@ from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.manager import Connection
 from cdpilot.browser.session.node_connection import NodeConnection
 from cdpilot.context import ToolContext, ToolResult
+from cdpilot.errors import BrowserConnectionError
 from cdpilot.handlers.common import browser, target, wants_context
 from cdpilot.handlers.evaluate import read_limits, value_result
+
+T = TypeVar("T")
 
 
 async def debugger_enable(args: DebuggerEnableArgs, ctx: ToolContext) -> ToolResult:
@@ -81,13 +87,13 @@ async def debugger_enable(args: DebuggerEnableArgs, ctx: ToolContext) -> ToolRes
 
 async def debugger_disable(args: DebuggerDisableArgs, ctx: ToolContext) -> ToolResult:
     conn = await target(ctx, args.connection_id)
-    outcomes = [await conn.features.unless_blocked(d.disable(), pause_blocks=False) for d in _debuggers(conn)]
+    outcomes = await _on_each(conn, lambda d: conn.features.unless_blocked(d.disable(), pause_blocks=False))
     return ToolResult(disabled_line(outcomes[0]))
 
 
 async def debugger_skip_all_pauses(args: DebuggerSkipAllPausesArgs, ctx: ToolContext) -> ToolResult:
     conn = await target(ctx, args.connection_id)
-    skips = [await conn.features.unless_blocked(d.set_skip_all_pauses(args.skip_all_pauses)) for d in _debuggers(conn)]
+    skips = await _on_each(conn, lambda d: conn.features.unless_blocked(d.set_skip_all_pauses(args.skip_all_pauses)))
     enabled_now = skips[0]
     return ToolResult(skip_pauses_line(args.skip_all_pauses, enabled_now=enabled_now))
 
@@ -96,8 +102,9 @@ async def debugger_set_breakpoint(args: DebuggerSetBreakpointArgs, ctx: ToolCont
     check_script_choice(args.url, args.url_regex)
     conn = await target(ctx, args.connection_id)
     enabled = await _enabled_now(conn)
-    set_in_each = [
-        await debugger.set_breakpoint(
+    set_in_each = await _on_each(
+        conn,
+        lambda debugger: debugger.set_breakpoint(
             url=args.url,
             url_regex=args.url_regex,
             line=args.line_number,
@@ -105,9 +112,8 @@ async def debugger_set_breakpoint(args: DebuggerSetBreakpointArgs, ctx: ToolCont
             condition=args.condition,
             log_message=args.log_message,
             hit_count=args.hit_count,
-        )
-        for debugger in _debuggers(conn)
-    ]
+        ),
+    )
     breakpoint_ = next((b for b in set_in_each if b.resolved), set_in_each[0])
     debugger = conn.features.debugger
     same_name = await debugger.same_name(args.url) if args.url is not None and not breakpoint_.resolved else []
@@ -118,10 +124,12 @@ async def debugger_set_function_breakpoint(args: DebuggerSetFunctionBreakpointAr
     conn = await target(ctx, args.connection_id)
     enabled, debugger = await _enabled_now(conn), conn.features.debugger
     place = await debugger.files.find_function(args.function_name)
-    set_in_each = [
-        await each.set_breakpoint(url=place.file, url_regex=None, line=place.body_line, column=None, condition=None)
-        for each in _debuggers(conn)
-    ]
+    set_in_each = await _on_each(
+        conn,
+        lambda each: each.set_breakpoint(
+            url=place.file, url_regex=None, line=place.body_line, column=None, condition=None
+        ),
+    )
     breakpoint_ = next((b for b in set_in_each if b.resolved), set_in_each[0])
     return _lines(enabled + function_breakpoint_lines(place, breakpoint_, debugger.scripts.urls()))
 
@@ -147,14 +155,14 @@ async def debugger_set_dom_breakpoint(args: DebuggerSetDomBreakpointArgs, ctx: T
 
 async def debugger_remove_breakpoint(args: DebuggerRemoveBreakpointArgs, ctx: ToolContext) -> ToolResult:
     conn = await target(ctx, args.connection_id)
-    specs = [await debugger.remove_breakpoint(args.breakpoint_id) for debugger in _debuggers(conn)]
+    specs = await _on_each(conn, lambda debugger: debugger.remove_breakpoint(args.breakpoint_id))
     spec = specs[0]
     return ToolResult(breakpoint_removed_line(spec))
 
 
 async def debugger_list_breakpoints(args: DebuggerListBreakpointsArgs, ctx: ToolContext) -> ToolResult:
     conn = await target(ctx, args.connection_id)
-    listed = [await debugger.breakpoints() for debugger in _debuggers(conn)]
+    listed = await _on_each(conn, lambda debugger: debugger.breakpoints())
     return _lines(breakpoint_list_lines(_bound_anywhere(listed)))
 
 
@@ -209,8 +217,7 @@ async def debugger_evaluate_on_call_frame(args: DebuggerEvaluateOnCallFrameArgs,
 async def debugger_set_pause_on_exceptions(args: DebuggerSetPauseOnExceptionsArgs, ctx: ToolContext) -> ToolResult:
     conn = await target(ctx, args.connection_id)
     enabled = await _enabled_now(conn)
-    for debugger in _debuggers(conn):
-        await debugger.set_pause_on_exceptions(args.state)
+    await _on_each(conn, lambda debugger: debugger.set_pause_on_exceptions(args.state))
     return _lines([*enabled, exception_state_line(args.state)])
 
 
@@ -268,7 +275,7 @@ async def _after_run(
 async def _enable(conn: Connection) -> bool:
     """Turn the debugger on (False: it was on). An open dialog holds the page's script thread,
     and turning the debugger on waits for it: the call says so at once instead of hanging."""
-    enabled = [await conn.features.unless_blocked(debugger.enable()) for debugger in _debuggers(conn)]
+    enabled = await _on_each(conn, lambda debugger: conn.features.unless_blocked(debugger.enable()))
     return enabled[0]
 
 
@@ -313,10 +320,18 @@ async def _next_page_pause(conn: BrowserConnection, timeout_s: float) -> Pause |
         return None
 
 
-def _debuggers(conn: Connection) -> list[PageDebugger]:
-    """The debuggers a setting applies to: a page's one, or every thread's of a Node.js program
-    (the current one first, whose answer is shown)."""
-    return conn.debuggers if isinstance(conn, NodeConnection) else [conn.features.debugger]
+async def _on_each(conn: Connection, operation: Callable[[PageDebugger], Awaitable[T]]) -> list[T]:
+    """`operation` on each debugger a setting applies to: a page's one, or every thread's of a
+    Node.js program, the current one first (whose result the answer shows). A thread that ends
+    meanwhile (a test runner's worker done with its tests) is no failure of the call."""
+    if not isinstance(conn, NodeConnection):
+        return [await operation(conn.features.debugger)]
+    first, *others = conn.debuggers
+    results = [await operation(first)]
+    for debugger in others:
+        with contextlib.suppress(BrowserConnectionError):
+            results.append(await operation(debugger))
+    return results
 
 
 def _bound_anywhere(listed: list[list[Breakpoint | Trigger]]) -> list[Breakpoint | Trigger]:

@@ -25,7 +25,7 @@ SETTLE_S = 2.0  # how long `get` waits for real headers, or for a body, still on
 
 
 async def get_console_logs(args: GetConsoleLogsArgs, ctx: ToolContext) -> ToolResult:
-    conn = await target(ctx, args.connection_id)
+    conn = await target(ctx, args.connection_id, ended_ok=True)
     view = conn.features.console.read(
         include_previous_pages=args.include_previous_pages,
         level=None if args.filter_level == "all" else args.filter_level,

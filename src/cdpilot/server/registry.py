@@ -275,19 +275,19 @@ class Registry:
                 try:
                     result = await self._handlers[tool.name](model, self.ctx)
                 except Exception as exc:
-                    notes += await self._news()
+                    notes += await self._news(tool.name)
                     return self._failure(name, connection_id, exc, arguments or {}, notes, reached=tool.name)
-            return self._success(result, tool.name, [*notes, *await self._news()])
+            return self._success(result, tool.name, [*notes, *await self._news(tool.name)])
         except Exception as exc:
             return self._failure(name, connection_id, exc, arguments or {})
 
-    async def _news(self) -> list[str]:
+    async def _news(self, called: str) -> list[str]:
         """What happened beside the call, told once at the top of its answer: a Node.js program
         that ended, a Node.js pause that came between calls or during this one (a click whose
         request hit a breakpoint in the server) and that no answer has shown."""
         lines = self.ctx.connections.ended_news()
         for found in await self.ctx.connections.pause_news():
-            lines.append(pause_news_line(*found))
+            lines.append(self.render(pause_news_line(*found), called))
         return lines
 
     def _route(

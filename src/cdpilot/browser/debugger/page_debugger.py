@@ -55,18 +55,20 @@ STEP_COMMANDS: dict[str, str] = {"over": "Debugger.stepOver", "into": "Debugger.
 class PageDebugger:
     """The debugger of the current page session (one per connection, re-attached per page)."""
 
-    def __init__(self, *, local_files: bool = False) -> None:
-        """`local_files`: source maps and sources named by ``file:`` URLs are read from disk (a
-        Node.js process's scripts are files of this machine; a page's are fetched through it)."""
+    def __init__(self, *, node: bool = False) -> None:
+        """`node`: the debugger of a Node.js process or worker. Its source maps and the sources
+        they name are files of this machine (``file:`` URLs, read from disk; a page's are fetched
+        through the page), and its modules bind breakpoints as they are parsed too (see
+        `RunControl.on_script_parsed`)."""
         self._session: CdpSession | None = None
         self._configs: dict[str, DebugConfig] = {}
         self.scripts = ScriptSources()
-        self.maps = MappedScripts(self.scripts, local_files=local_files)
+        self.maps = MappedScripts(self.scripts, local_files=node)
         self.names = OriginalNames(self.scripts, self.maps)
         self.variables = FrameVariables(self.names)
         self._breakpoints = LiveBreakpoints(self.scripts, self.maps, lambda: self.config)
         self._triggers = TriggerBreakpoints()
-        self._run = RunControl(self.scripts, self.maps, self._breakpoints, self._triggers)
+        self._run = RunControl(self.scripts, self.maps, self._breakpoints, self._triggers, bind_on_parse=node)
         self._files = SourceFiles(self.scripts, self.maps)
         self._subscriptions = Subscriptions()
 
@@ -124,6 +126,7 @@ class PageDebugger:
         self.names.clear()
         self.maps.forget_failures()  # a reload may bring a map that failed before
         self._breakpoints.forget_resolved()
+        self._run.forget_scripts()
         self._run.resumed()
 
     # --- settings ---------------------------------------------------------------------
@@ -257,6 +260,11 @@ class PageDebugger:
     def pause_count(self) -> int:
         """The number of the newest pause seen."""
         return self._run.pause_count
+
+    async def bindings_settled(self, timeout_s: float) -> None:
+        """Wait (at most `timeout_s`) for the breakpoints under way to bind in the scripts parsed
+        so far: a Node.js worker stopped before its first line runs on once they have."""
+        await self._run.bindings_settled(timeout_s)
 
     def require_enabled(self) -> None:
         if not self.config.enabled:

@@ -37,8 +37,20 @@ class RunControl:
     """The pause the current page is in (if any), and the commands that end or make one."""
 
     def __init__(
-        self, scripts: ScriptSources, maps: MappedScripts, breakpoints: LiveBreakpoints, triggers: TriggerBreakpoints
+        self,
+        scripts: ScriptSources,
+        maps: MappedScripts,
+        breakpoints: LiveBreakpoints,
+        triggers: TriggerBreakpoints,
+        *,
+        bind_on_parse: bool = False,
     ) -> None:
+        """`bind_on_parse`: bind as a script is parsed even while scripts are held. Node.js
+        compiles a CommonJS module as a function, which the engine's hold (an instrumentation
+        breakpoint) never stops: such a module binds as it is parsed, while its top level may
+        already run; a script the hold does stop (an ES module, vitest's) waits for that binding."""
+        self._bind_on_parse = bind_on_parse
+        self._script_binds: dict[str, asyncio.Future[None]] = {}  # script id → its binding, once started
         self._scripts = scripts
         self._maps = maps
         self._breakpoints = breakpoints
@@ -52,7 +64,12 @@ class RunControl:
 
     def attach(self, session: CdpSession) -> None:
         self._session = session
+        self.forget_scripts()
         self.resumed()
+
+    def forget_scripts(self) -> None:
+        """The scripts are gone (another session, a navigation): so are their bindings."""
+        self._script_binds.clear()
 
     def require_paused(self) -> Pause:
         if self.paused is None:
@@ -161,15 +178,25 @@ class RunControl:
     def on_script_parsed(self, script_id: str) -> None:
         """A script was parsed while no script is held: bind the breakpoints that name its
         files as it loads (see `breakpoints`); it may already be running meanwhile."""
-        if not self._breakpoints.holding and self._breakpoints.named_by_file():
+        if (self._bind_on_parse or not self._breakpoints.holding) and self._breakpoints.named_by_file():
             self._bind_later(script_id)
+
+    async def bindings_settled(self, timeout_s: float) -> None:
+        if self._before_scripts:
+            await asyncio.wait(set(self._before_scripts), timeout=timeout_s)
 
     def _bind_later(self, script_id: str) -> None:
         """Bind in a script that runs meanwhile, if its map may name a breakpoint's file."""
         if self._breakpoints.may_bind_in(script_id):
-            task = asyncio.ensure_future(self._bind_unheld(script_id))
+            task = self._binding_in(script_id)
             self._before_scripts.add(task)
             task.add_done_callback(self._before_scripts.discard)
+
+    def _binding_in(self, script_id: str) -> asyncio.Future[None]:
+        """The binding in this script: started once, whether at its parsing or at its hold."""
+        if script_id not in self._script_binds:
+            self._script_binds[script_id] = asyncio.ensure_future(self._bind_unheld(script_id))
+        return self._script_binds[script_id]
 
     async def _bind_unheld(self, script_id: str) -> None:
         with contextlib.suppress(CdpilotError):  # the page went away mid-way: nothing is left to bind
@@ -178,8 +205,7 @@ class RunControl:
     async def _bind_then_run(self, script_id: str) -> None:
         """Bind the breakpoints that name the script's original files, then let it run. A map
         that fails to load is noted by the maps; the script runs on in any case."""
-        with contextlib.suppress(CdpilotError):  # the page went away mid-way: nothing is left to bind
-            await self._breakpoints.bind_new_script(script_id)
+        await asyncio.shield(self._binding_in(script_id))
         await self._let_run()
 
     async def _let_run(self) -> None:

@@ -86,7 +86,6 @@ class ConnectionManager:
         self._recent: list[str] = []  # least to most recently used
         self._launched: set[LaunchedBrowser] = set()
         self._programs: set[LaunchedProgram] = set()  # Node.js programs we run, ended with us
-        self._ended: dict[str, str] = {}  # Node.js connections whose program ended: how, until an answer says it
         self._news: list[str] = []  # what the next answer tells first: a program that ended meanwhile
         self._closing: set[asyncio.Future[None]] = set()  # ended programs being let go of
         self._lock = asyncio.Lock()
@@ -219,6 +218,8 @@ class ConnectionManager:
 
     def switch(self, connection_id: str) -> ConnectionInfo:
         connection = self._lookup(connection_id)
+        if isinstance(connection, NodeConnection) and connection.ended is not None:
+            raise BrowserConnectionError(connection.ended, suggestion=LIST_SUGGESTION)
         self._recent.remove(connection_id)
         self._recent.append(connection_id)
         return self._info(connection)
@@ -248,8 +249,6 @@ class ConnectionManager:
             if self.active_id is None:
                 raise BrowserConnectionError("No browser is connected.")
             connection_id = self.active_id
-        if connection_id not in self._connections and connection_id in self._ended:
-            raise BrowserConnectionError(self._ended[connection_id], suggestion=LIST_SUGGESTION)
         return self._lookup(connection_id)
 
     async def aclose(self) -> None:
@@ -282,7 +281,6 @@ class ConnectionManager:
 
     def _add(self, connection: Connection) -> ConnectionInfo:
         self._connections[connection.id] = connection
-        self._ended.pop(connection.id, None)
         self._recent.append(connection.id)
         return self._info(connection)
 
@@ -291,14 +289,14 @@ class ConnectionManager:
         return self._add(node)
 
     def _node_ended(self, node: NodeConnection) -> None:
-        """A Node.js program ended by itself: drop its connection at once (no dead connection
-        stays active), and tell the next answer how it ended."""
+        """A Node.js program ended by itself: its connection stops being active at once (no
+        dead connection stays active) but stays listed, its console readable by its id, until
+        it is disconnected; the next answer tells how it ended."""
         if self._connections.get(node.id) is not node:
             return
-        del self._connections[node.id]
-        self._recent.remove(node.id)
-        self._ended[node.id] = node.ended or f"The Node.js program of '{node.id}' ended."
-        self._news.append(self._ended[node.id])
+        if node.id in self._recent:
+            self._recent.remove(node.id)
+        self._news.append(node.ended or f"The Node.js program of '{node.id}' ended.")
         self._closing.add(asyncio.ensure_future(self._forget_program(node)))
 
     async def _forget_program(self, node: NodeConnection) -> None:
@@ -308,7 +306,8 @@ class ConnectionManager:
 
     async def _remove(self, connection_id: str) -> None:
         connection = self._connections.pop(connection_id)
-        self._recent.remove(connection_id)
+        if connection_id in self._recent:  # an ended Node.js program's is listed, not active
+            self._recent.remove(connection_id)
         await connection.close()
         if isinstance(connection, NodeConnection):
             if connection.program is not None:
@@ -338,7 +337,7 @@ class ConnectionManager:
                 user_data_dir=None,
                 active=connection.id == self.active_id,
                 target_url=connection.target_url,
-                target_title=None,
+                target_title=connection.ended,
                 alive=connection.alive,
                 runtime="node",
                 command=" ".join(program.command) if program is not None else None,

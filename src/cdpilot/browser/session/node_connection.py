@@ -82,6 +82,7 @@ class NodeConnection:
         self.threads: list[NodeThread] = []
         self.ended: str | None = None  # how the program ended, once it has
         self._current: NodeThread | None = None
+        self._last_features: PageFeatures | None = None
         self._shown_pauses: dict[int, int] = {}  # id(thread) -> the newest pause number an answer showed
         self._pause_waiters: list[asyncio.Future[NodeThread]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -95,10 +96,16 @@ class NodeConnection:
 
     @property
     def current(self) -> NodeThread:
-        if self._current is None or self._current not in self.threads:
-            if not self.threads:
-                raise BrowserConnectionError(self.ended or f"The Node.js connection '{self.id}' has no process left.")
+        """The thread the tools act on: the one paused first (it stays current while it is
+        paused, though others pause meanwhile: its frames are the ones an answer showed), else
+        the one that paused last, else the first process."""
+        if not self.threads:
+            raise BrowserConnectionError(self.ended or f"The Node.js connection '{self.id}' has no process left.")
+        if self._current not in self.threads:
             self._current = self.threads[0]
+        if self._current is not None and self._current.debugger.paused is None:
+            self._current = next((t for t in self.threads if t.debugger.paused is not None), self._current)
+        assert self._current is not None
         return self._current
 
     @property
@@ -111,6 +118,10 @@ class NodeConnection:
 
     @property
     def features(self) -> PageFeatures:
+        """The current thread's; once every thread has gone, the last one's, whose console (the
+        family's) still holds what the program wrote."""
+        if not self.threads and self._last_features is not None:
+            return self._last_features
         return self.current.features
 
     @property
@@ -189,7 +200,7 @@ class NodeConnection:
 
     def _new_features(self) -> PageFeatures:
         """A thread's features: its own debugger (which reads source maps from disk), the family's console."""
-        return PageFeatures(console=self.console, debugger=PageDebugger(local_files=True))
+        return PageFeatures(console=self.console, debugger=PageDebugger(node=True))
 
     async def _join(self, thread: NodeThread, timeout_s: float) -> None:
         if self.threads:
@@ -215,36 +226,39 @@ class NodeConnection:
         if event.params.get("reason") == "instrumentation":
             return  # a script held for its breakpoints to bind: no pause of the user's
         if event.params.get("reason") == "Break on start":
-            # A new worker waited for us before its first line (its breakpoints are bound by
-            # now): it runs on, as it would undebugged.
-            pause = thread.debugger.paused
-            if pause is not None:
-                self.pause_shown(pause, thread)
-            self._spawn(_quietly(thread.session.send("Debugger.resume")))
+            # A new worker waited for us before its first line: once its breakpoints bind in
+            # the scripts parsed so far, it runs on, as it would undebugged.
+            self._spawn(self._run_worker_on(thread))
             return
-        self._current = thread
+        if self._current is None or self._current.debugger.paused is None or self._current is thread:
+            self._current = thread
         waiters, self._pause_waiters = self._pause_waiters, []
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(thread)
 
+    async def _run_worker_on(self, thread: NodeThread) -> None:
+        await thread.debugger.bindings_settled(ATTACH_TIMEOUT_S)
+        pause = thread.debugger.paused
+        if pause is not None:
+            self.pause_shown(pause, thread)
+        await _quietly(thread.session.send("Debugger.resume"))
+
     async def wait_pause(self, timeout_s: float) -> Pause | None:
         """The current pause, or the next pause of any thread within `timeout_s` (None: none came)."""
-        for thread in [self.current, *self.threads]:
-            if thread.debugger.paused is not None:
-                self._current = thread
-                return thread.debugger.paused
+        if self.current.debugger.paused is not None:
+            return self.current.debugger.paused
         waiter: asyncio.Future[NodeThread] = asyncio.get_running_loop().create_future()
         self._pause_waiters.append(waiter)
         try:
             async with asyncio.timeout(timeout_s):
-                thread = await waiter
+                await waiter
         except TimeoutError:
             return None
         finally:
             if waiter in self._pause_waiters:
                 self._pause_waiters.remove(waiter)
-        return thread.debugger.paused
+        return self.current.debugger.paused
 
     def pause_shown(self, pause: object, thread: NodeThread | None = None) -> None:
         """An answer showed this pause of the current thread (or of `thread`): it is no news any more."""
@@ -265,14 +279,22 @@ class NodeConnection:
         the process waits for its debugger, removed at the first pause."""
         if not thread.script:
             return
-        reply = await thread.session.send(
-            "Debugger.setBreakpointByUrl", {"url": Path(thread.script).as_uri(), "lineNumber": 0}
-        )
-        breakpoint_id = str(reply["breakpointId"])
+        # Node.js names a module by its real path: a script reached through a link (a project's
+        # node_modules linked elsewhere) runs under another name than the one it was started by.
+        urls = {Path(thread.script).as_uri(), _real_uri(thread.script)}
+        breakpoint_ids = [
+            str(
+                (await thread.session.send("Debugger.setBreakpointByUrl", {"url": url, "lineNumber": 0}))[
+                    "breakpointId"
+                ]
+            )
+            for url in urls
+        ]
 
         def remove(_: CdpEvent) -> None:
             stop()
-            self._spawn(_quietly(thread.session.send("Debugger.removeBreakpoint", {"breakpointId": breakpoint_id})))
+            for breakpoint_id in breakpoint_ids:
+                self._spawn(_quietly(thread.session.send("Debugger.removeBreakpoint", {"breakpointId": breakpoint_id})))
 
         stop = thread.session.on("Debugger.paused", remove)
 
@@ -301,6 +323,7 @@ class NodeConnection:
         if thread not in self.threads:
             return
         self.threads.remove(thread)
+        self._last_features = thread.features
         thread.subscriptions.clear()
         if thread.workers is not None:
             thread.workers.stop()
@@ -378,3 +401,8 @@ async def _process_facts(session: CdpSession, timeout_s: float) -> dict[str, Any
 async def _quietly(work: Any) -> None:
     with contextlib.suppress(BrowserConnectionError, CdpCommandError, CdpTimeoutError):
         await work
+
+
+def _real_uri(path: str) -> str:
+    """The file URL of `path` with every link resolved, as Node.js names the module."""
+    return Path(path).resolve().as_uri()

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -44,6 +45,7 @@ REPORT_PIPE = "inspectors"
 STDERR_TAIL_LINES = 12
 TERM_GRACE_S = 2.0  # a program asked to end (SIGTERM) gets this long before its group is killed
 READ_CHUNK = 65536
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # colours and cursor moves of a terminal-minded program
 # What the inspector itself writes to a process's stderr: noise in its output and its tail.
 INSPECTOR_CHATTER = (
     "Debugger listening on ws://",
@@ -214,7 +216,7 @@ class LaunchedProgram:
             self._line(stream, line)
 
     def _line(self, stream: str, raw: bytes) -> None:
-        line = raw.decode("utf-8", errors="replace").rstrip("\r")
+        line = ANSI_ESCAPE.sub("", raw.decode("utf-8", errors="replace").rstrip("\r"))
         if not line.strip() or line.startswith(INSPECTOR_CHATTER):
             return
         if stream == "stderr":
