@@ -241,3 +241,21 @@ async def test_a_vitest_test_pauses_in_its_worker_process(node_client: ModeClien
     with anyio.fail_after(60):
         while "exited with code 0" not in await node_client.ok("chrome_list_connections"):
             await anyio.sleep(0.2)
+
+
+async def test_a_click_whose_request_pauses_the_server_says_so(node_client: ModeClient, api_app: Path) -> None:
+    await node_client.ok("node_run", command=["node", SERVER_JS], cwd=str(api_app), env={"PORT": "0"})
+    base = await server_url(node_client)
+    line = marker_line(api_app / SERVER_TS, "server-total")
+    await node_client.ok("debugger_set_breakpoint", url=SERVER_TS, line_number=line)
+    await node_client.ok("chrome_launch", url=f"{base}/page")
+    clicked = await node_client.ok("click_element", selector="#total")
+    assert f"Meanwhile 'node-1' paused (breakpoint bp1) in Node.js pid" in clicked, clicked
+    assert f"src/server.ts:{line}" in clicked, clicked
+    stack = await node_client.ok("debugger_get_call_stack", connection_id="node-1")
+    assert f"src/server.ts:{line}" in stack, stack
+    assert "Meanwhile" not in await node_client.ok("debugger_resume", connection_id="node-1")  # told once
+    with anyio.fail_after(10):
+        while "12" not in await node_client.ok("query_elements", selector="#result"):
+            await anyio.sleep(0.1)
+    await node_client.ok("chrome_disconnect", connection_id="browser-1")

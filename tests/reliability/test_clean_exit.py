@@ -1,4 +1,5 @@
-"""Clean exit: a launched browser dies with the server, whatever way the server ends, and its
+"""Clean exit: a launched browser, and a Node.js program with its children, die with the server,
+whatever way the server ends, and a browser's
 temp profile and temp files go too, even when the server is SIGKILLed and cleans up nothing
 itself (the launcher's reaper does it then; see cdpilot.browser.session.launcher).
 
@@ -149,5 +150,65 @@ async def test_a_killed_server_keeps_a_given_profile_and_leaves_no_temp_files(
         assert survivors == [] and not helpers_alive, "the browser or its reaper outlived the server"
         assert left_in_tmp == [], "the launch left files in the system temp dir"
         assert (profile / "Default").is_dir(), "the given profile was not kept"
+    finally:
+        await server.kill()
+
+
+# A Node.js program with a child process of its own, in the program's process group.
+NODE_FAMILY = (
+    "require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {stdio: 'ignore'});"
+    "setInterval(() => {}, 1000)"
+)
+
+
+def group_of_at_least(group: int, count: int, timeout_s: float) -> list[int]:
+    """The members of `group` once it has `count` of them (a child takes a moment to start)."""
+    deadline = time.monotonic() + timeout_s
+    while len(members := group_members(group)) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return members
+
+
+def group_members(group: int) -> list[int]:
+    """The live processes of process group `group`."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == group and fields[0] != b"Z":
+                members.append(int(entry.name))
+    return members
+
+
+@pytest.mark.parametrize("ending", list(ENDINGS))
+async def test_server_exit_ends_a_node_program_and_its_children(ending: str, report: Report, system_tmp: Path) -> None:
+    server = await start_server(system_tmp)
+    try:
+        await server.initialize()
+        reply = await server.call_tool("chrome", {"action": "run", "command": ["node", "-e", NODE_FAMILY]})
+        text = reply["result"]["content"][0]["text"]
+        leader = int(re.search(r"pid=(\d+)", text).group(1))  # type: ignore[union-attr]
+        members = group_of_at_least(leader, 2, timeout_s=10)
+        assert len(members) == 2, f"the program and its child: {members}"
+        scratch = [entry for entry in entries_of(system_tmp) if entry.startswith("cdpilot-node-")]
+        assert len(scratch) == 1, entries_of(system_tmp)
+        reapers = reapers_of(system_tmp / scratch[0])
+        assert len(reapers) == 1, "every program has one reaper"
+        code = await end(server, ending)
+        assert code == (-signal.SIGKILL if ending == "SIGKILL" else 0)
+        survivors = wait_gone([*members, *reapers], timeout_s=10)
+        left_in_tmp = entries_of(system_tmp)
+        report.record(
+            "clean_exit",
+            **{
+                f"{ending}, Node.js program: processes left": len(survivors),
+                f"{ending}, Node.js program: temp dir entries left": len(left_in_tmp),
+            },
+        )
+        assert survivors == [], "the program, its child or its reaper outlived the server"
+        assert left_in_tmp == [], "the program left files in the system temp dir"
     finally:
         await server.kill()
