@@ -1,7 +1,7 @@
 """Clean exit: a launched browser, and a Node.js program with its children, die with the server,
-whatever way the server ends, and a browser's
-temp profile and temp files go too, even when the server is SIGKILLed and cleans up nothing
-itself (the launcher's reaper does it then; see cdpilot.browser.session.launcher).
+whatever way the server ends, and their temp profile and temp files go too, even when the
+server is SIGKILLed and cleans up nothing itself (the reaper does it then; see
+cdpilot.browser.session.process_groups).
 
 Each server gets a TMPDIR of its own (`system_tmp`), standing for the system temp dir: other
 tests on the machine share /tmp, so only a private one can be checked for being left exactly as
