@@ -13,9 +13,11 @@ import os
 import re
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -100,6 +102,17 @@ async def server_url(client: ModeClient) -> str:
             if found:
                 return found.group(1)
             await anyio.sleep(0.1)
+
+
+async def answer_with(client: ModeClient, needle: str, tool: str, within_s: float = 15, **arguments: Any) -> str:
+    """The first answer of `tool` that holds `needle`, asked every 0.1 s for up to `within_s`."""
+    answer = ""
+    for _ in range(int(within_s * 10)):
+        answer = await client.ok(tool, **arguments)
+        if needle in answer:
+            return answer
+        await anyio.sleep(0.1)
+    raise AssertionError(f"{tool} never said {needle!r} within {within_s} s; last: {answer}")
 
 
 def fetch(url: str) -> str:
@@ -192,6 +205,10 @@ async def test_attach_by_port_and_by_process_id(node_client: ModeClient, api_app
             await node_client.ok("debugger_disable")
         kind, text = await node_client.error("chrome_connect", pid=os.getpid())
         assert kind == "VALIDATION" and "is not a Node.js process" in text, text
+        app_port = int(pid_base.rsplit(":", 1)[1])
+        kind, text = await node_client.error("chrome_connect", port=app_port)
+        assert f"Cannot reach a browser or Node.js inspector at 127.0.0.1:{app_port}" in text, text
+        assert "not a DevTools endpoint" in text, text
     finally:
         for process in (by_port, by_pid):
             process.kill()
@@ -221,9 +238,7 @@ async def test_worker_threads_get_the_breakpoints_and_say_who_paused(node_client
     listed = await node_client.ok("chrome_list_connections")
     assert "worker 1 of pid" in listed and "worker 2 of pid" in listed and "[paused]" in listed, listed
     await node_client.ok("debugger_disable")  # resumes every thread, and no breakpoint stays
-    with anyio.fail_after(15):
-        while "workers done 63" not in await node_client.ok("get_console_logs", connection_id="node-1"):
-            await anyio.sleep(0.1)
+    await answer_with(node_client, "workers done 63", "get_console_logs", connection_id="node-1")
 
 
 async def test_a_vitest_test_pauses_in_its_worker_process(node_client: ModeClient, vitest_app: Path) -> None:
@@ -238,9 +253,7 @@ async def test_a_vitest_test_pauses_in_its_worker_process(node_client: ModeClien
     stack = await node_client.ok("debugger_get_call_stack")
     assert "sum" in stack and "cart.test.ts" in stack, stack
     await node_client.ok("debugger_disable")
-    with anyio.fail_after(60):
-        while "exited with code 0" not in await node_client.ok("chrome_list_connections"):
-            await anyio.sleep(0.2)
+    await answer_with(node_client, "exited with code 0", "chrome_list_connections", within_s=60)
 
 
 async def test_a_click_whose_request_pauses_the_server_says_so(node_client: ModeClient, api_app: Path) -> None:
@@ -250,12 +263,83 @@ async def test_a_click_whose_request_pauses_the_server_says_so(node_client: Mode
     await node_client.ok("debugger_set_breakpoint", url=SERVER_TS, line_number=line)
     await node_client.ok("chrome_launch", url=f"{base}/page")
     clicked = await node_client.ok("click_element", selector="#total")
-    assert f"Meanwhile 'node-1' paused (breakpoint bp1) in Node.js pid" in clicked, clicked
+    assert "Meanwhile 'node-1' paused (breakpoint bp1) in Node.js pid" in clicked, clicked
     assert f"src/server.ts:{line}" in clicked, clicked
     stack = await node_client.ok("debugger_get_call_stack", connection_id="node-1")
     assert f"src/server.ts:{line}" in stack, stack
     assert "Meanwhile" not in await node_client.ok("debugger_resume", connection_id="node-1")  # told once
-    with anyio.fail_after(10):
-        while "12" not in await node_client.ok("query_elements", selector="#result"):
-            await anyio.sleep(0.1)
+    await answer_with(node_client, "12", "query_elements", selector="#result")
     await node_client.ok("chrome_disconnect", connection_id="browser-1")
+
+
+@pytest.fixture
+async def api_server(node_client: ModeClient, api_app: Path) -> AsyncIterator[tuple[ModeClient, str]]:
+    """The built server run under the inspector, and its base URL; ended afterwards."""
+    await node_client.ok("node_run", command=["node", SERVER_JS], cwd=str(api_app), env={"PORT": "0"})
+    yield node_client, await server_url(node_client)
+    await node_client.ok("chrome_disconnect", connection_id="node-1")
+
+
+async def test_a_busy_server_shows_where_it_loops_and_what_takes_the_time(
+    api_server: tuple[ModeClient, str], api_app: Path
+) -> None:
+    client, base = api_server
+    loop = marker_line(api_app / SERVER_TS, "server-spin-loop")
+    async with anyio.create_task_group() as requests:
+        requests.start_soon(anyio.to_thread.run_sync, fetch, f"{base}/spin?ms=4000")
+        await anyio.sleep(0.5)
+        if client.mode == "legacy":
+            sampled = await client.ok("debugger_sample_cpu", duration_ms=500)
+        else:
+            sampled = await client.ok("debugger_sample_cpu")  # smart samples for a second
+        assert "Top functions by self time:" in sampled, sampled
+        top = next(line for line in sampled.splitlines() if line.startswith("  "))
+        assert re.search(r" (spin|route) src/server\.ts:\d+:\d+, busiest at line \d+$", top), sampled
+        paused = await client.ok("debugger_pause", timeout_ms=5000)
+        assert f"src/server.ts:{loop}" in paused, paused
+        await client.ok("debugger_resume")
+
+
+async def test_logpoints_conditions_exceptions_and_sources_in_typescript_names(
+    api_server: tuple[ModeClient, str], api_app: Path
+) -> None:
+    client, base = api_server
+    cost = marker_line(api_app / PRICES_TS, "prices-line-cost")
+    await client.ok("debugger_set_breakpoint", url=PRICES_TS, line_number=cost, log_message="cost of {item.name}")
+    await anyio.to_thread.run_sync(fetch, f"{base}/api/total?items=2")
+    logs = await client.ok("get_console_logs")
+    assert "cost of item0" in logs and "cost of item1" in logs, logs
+    await client.ok("debugger_remove_breakpoint", breakpoint_id="bp1")
+    total = marker_line(api_app / PRICES_TS, "prices-total-loop")
+    await client.ok("debugger_set_breakpoint", url=PRICES_TS, line_number=total, condition="item.qty * item.price > 4")
+    async with anyio.create_task_group() as requests:
+        requests.start_soon(anyio.to_thread.run_sync, fetch, f"{base}/api/total?items=3")
+        paused = await client.ok("debugger_wait_for_pause", timeout_ms=15000)
+        assert f"src/prices.ts:{total}" in paused, paused
+        assert (await client.ok("debugger_evaluate_on_call_frame", call_frame_id="0", expression="item.name")) == (
+            '"item2"'
+        )
+        await client.ok("debugger_remove_breakpoint", breakpoint_id="bp2")
+        await client.ok("debugger_resume")
+    await client.ok("debugger_set_pause_on_exceptions", state="all")
+    throw = marker_line(api_app / SERVER_TS, "server-fail-throw")
+    async with anyio.create_task_group() as requests:
+        requests.start_soon(anyio.to_thread.run_sync, fetch_status, f"{base}/api/fail")
+        paused = await client.ok("debugger_wait_for_pause", timeout_ms=15000)
+        assert f"src/server.ts:{throw}" in paused and "order failed" in paused, paused
+        await client.ok("debugger_set_pause_on_exceptions", state="none")
+        await client.ok("debugger_resume")
+    listed = await client.ok("debugger_list_scripts", filter="src/")
+    assert "src/prices.ts" in listed and "src/server.ts" in listed and "node_bootloader" not in listed, listed
+    read = await client.ok("debugger_read_source", source=PRICES_TS, start_line=cost, line_count=1)
+    assert "const cost = item.price * item.qty;" in read, read
+    found = await client.ok("debugger_search_sources", query="orderTotal(")
+    assert "src/server.ts" in found and "src/prices.ts" in found, found
+
+
+def fetch_status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)

@@ -159,5 +159,10 @@ def cpu_sample_answer(sample: CpuSample) -> str:
     for hot in sample.functions:
         share = 100 * hot.self_ms / sample.duration_ms if sample.duration_ms else 0
         tag = " [library]" if hot.library else ""
-        lines.append(f"  {_ms(hot.self_ms)} ({share:.0f}%) {hot.name} {hot.place}{tag}")
+        busiest = f", busiest at line {hot.busiest_line}" if hot.busiest_line is not None else ""
+        lines.append(f"  {_ms(hot.self_ms)} ({share:.0f}%) {hot.name} {hot.place}{busiest}{tag}")
+    lines.append(
+        "Self time is time at the top of the stack. Code the engine inlined counts in its caller, at the "
+        "line of the call; a pause ({tool:debugger_pause}) shows the statement running now."
+    )
     return "\n".join(lines)

@@ -2,7 +2,8 @@
 
 Every script we run in a page (queries, waits, actionability checks, the wait for a click's
 effects) ends with ``//# sourceURL=cdpilot-internal.js``, and the debugger, once enabled,
-ignore-lists that URL (`Debugger.setBlackboxPatterns`). So a pause requested while the page
+ignore-lists that URL (`Debugger.setBlackboxPatterns`), and the bootloader of the Node.js
+programs cdpilot runs. So a pause requested while the page
 is idle is not taken in our next query or click check but at the page's own next statement,
 which is where the user asked to stop. Our scripts also run ``silent``, so pause-on-exceptions
 never stops in them. The debugger's probe keeps a URL of its own on purpose: resume and step
@@ -20,13 +21,15 @@ from functools import cache
 from importlib import resources
 
 OWN_SCRIPT_URL = "cdpilot-internal.js"
-OWN_SCRIPT_PATTERN = r"^cdpilot-internal\.js$"
 OWN_URL_PREFIX = "cdpilot-"  # ours and the debugger's probe (cdpilot-probe.js): never listed to a user
+# The file every Node.js process of a program cdpilot runs loads first (`node_program`).
+BOOTLOADER_URL_END = "/cdpilot/browser/js/node_bootloader.js"
+OWN_SCRIPT_PATTERNS = [r"^cdpilot-internal\.js$", r"/cdpilot/browser/js/node_bootloader\.js$"]
 
 
 def is_own(url: str) -> bool:
     """Whether a script URL is one of cdpilot's own, which no list, stack or hint may show."""
-    return url.startswith(OWN_URL_PREFIX)
+    return url.startswith(OWN_URL_PREFIX) or url.endswith(BOOTLOADER_URL_END)
 
 
 def own_expression(expression: str) -> str:

@@ -305,8 +305,9 @@ async def debugger_wait_for_pause(args: DebuggerWaitForPauseArgs, ctx: ToolConte
 async def debugger_sample_cpu(args: DebuggerSampleCpuArgs, ctx: ToolContext) -> ToolResult:
     conn = await target(ctx, args.connection_id)
     conn.features.raise_if_blocked("a paused program runs nothing to sample")
+    enabled = await _enabled_now(conn)  # the debugger knows the scripts, and so their source maps
     sample = await sample_cpu(conn, args.duration_ms)
-    return ToolResult(cpu_sample_answer(sample))
+    return _lines([*enabled, cpu_sample_answer(sample)])
 
 
 async def _next_page_pause(conn: BrowserConnection, timeout_s: float) -> Pause | None:

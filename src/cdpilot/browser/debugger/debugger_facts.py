@@ -261,9 +261,10 @@ def short_script_name(url: str) -> str:
 
 
 def is_library_url(url: str) -> bool:
-    """Whether a script is third-party by where it is served from (`LIBRARY_PATHS`)."""
+    """Whether a script is third-party by where it is served from (`LIBRARY_PATHS`), or Node.js's
+    own (``node:internal/…``)."""
     path = url.split("?", 1)[0]
-    return any(part in path for part in LIBRARY_PATHS)
+    return url.startswith("node:") or any(part in path for part in LIBRARY_PATHS)
 
 
 COMPILED_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".jsx", ".vue", ".svelte")

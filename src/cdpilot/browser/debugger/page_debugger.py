@@ -40,7 +40,7 @@ from cdpilot.browser.debugger.script_sources import ScriptSources
 from cdpilot.browser.debugger.source_files import SourceFiles
 from cdpilot.browser.debugger.triggers import TriggerBreakpoints
 from cdpilot.browser.js_tokens import declared_names, js_tokens
-from cdpilot.browser.own_scripts import OWN_SCRIPT_PATTERN, own_expression
+from cdpilot.browser.own_scripts import OWN_SCRIPT_PATTERNS, own_expression
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError, CdpTimeoutError, DebuggerDisabledError, ExecutionPausedError, StateError
 
@@ -107,7 +107,7 @@ class PageDebugger:
         session = self._require_session()
         await session.send("Debugger.enable")
         await session.send("Debugger.setAsyncCallStackDepth", {"maxDepth": ASYNC_STACK_DEPTH})
-        await session.send("Debugger.setBlackboxPatterns", {"patterns": [OWN_SCRIPT_PATTERN]})
+        await session.send("Debugger.setBlackboxPatterns", {"patterns": OWN_SCRIPT_PATTERNS})
         await session.send("Debugger.setPauseOnExceptions", {"state": config.pause_on_exceptions})
         await session.send("Debugger.setSkipAllPauses", {"skip": config.skip_all_pauses})
         for spec in config.breakpoints.values():

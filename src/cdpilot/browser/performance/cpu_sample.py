@@ -9,7 +9,8 @@ the original sources the same way pauses are, so a hot TypeScript function is na
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
+from collections import Counter, defaultdict
+from dataclasses import dataclass
 from typing import Any
 
 from cdpilot.browser.debugger.debugger_facts import Location
@@ -19,7 +20,6 @@ from cdpilot.browser.target import Target
 
 SAMPLING_INTERVAL_US = 100
 SHOWN_FUNCTIONS = 12
-ENGINE_NODES = {"(idle)", "(program)", "(garbage collector)", "(root)"}
 
 
 async def sample_cpu(conn: Target, duration_ms: int) -> CpuSample:
@@ -43,36 +43,57 @@ async def _ranked(debugger: PageDebugger, profile: dict[str, Any]) -> CpuSample:
     # A sample's time is the gap to the next one: the stack it saw ran until then.
     for index, node_id in enumerate(samples):
         self_us[node_id] += deltas[index + 1] if index + 1 < len(deltas) else 0
-    by_function: defaultdict[tuple[str, str, int, int, str], float] = defaultdict(float)
+    spent: defaultdict[_Key, float] = defaultdict(float)
+    line_ticks: defaultdict[_Key, Counter[int]] = defaultdict(Counter)
     idle_us = 0.0
-    for node_id, spent in self_us.items():
+    for node_id, time_us in self_us.items():
         frame = nodes[node_id]["callFrame"]
         name = str(frame.get("functionName") or "")
-        if name in ENGINE_NODES:
-            idle_us += spent if name == "(idle)" else 0
-            if name == "(idle)":
-                continue
-        key = (
+        if name == "(idle)":
+            idle_us += time_us
+            continue
+        key = _Key(
             name,
             str(frame.get("url") or ""),
+            str(frame.get("scriptId") or ""),
             int(frame.get("lineNumber", -1)),
             int(frame.get("columnNumber", -1)),
-            str(frame.get("scriptId") or ""),
         )
-        by_function[key] += spent
-    functions = []
-    for (name, url, line, column, script_id), spent in sorted(by_function.items(), key=lambda item: -item[1])[
-        :SHOWN_FUNCTIONS
-    ]:
-        place, library = url, True
-        if url and line >= 0:
-            where = (
-                await debugger.maps.original(Location(script_id, url, line + 1, column + 1))
-                if debugger.enabled
-                else Location(script_id, url, line + 1, column + 1)
-            )
-            place = where.original.label if where.original is not None else where.generated_label
-            library = where.library or url.startswith("node:")
-        functions.append(HotFunction(name or "(anonymous)", place or "(native)", spent / 1000, library))
-    start, end = float(profile.get("startTime", 0)), float(profile.get("endTime", 0))
-    return CpuSample((end - start) / 1000, len(samples), idle_us / 1000, tuple(functions))
+        spent[key] += time_us
+        for tick in nodes[node_id].get("positionTicks", ()):
+            line_ticks[key][int(tick["line"])] += int(tick["ticks"])
+    ranked = sorted(spent.items(), key=lambda item: -item[1])[:SHOWN_FUNCTIONS]
+    functions = [await _hot(debugger, key, time_us, line_ticks[key]) for key, time_us in ranked]
+    duration_us = float(profile.get("endTime", 0)) - float(profile.get("startTime", 0))
+    return CpuSample(duration_us / 1000, len(samples), idle_us / 1000, tuple(functions))
+
+
+@dataclass(frozen=True)
+class _Key:
+    """A function as a profile names it: where it starts (0-based, -1 when it has no place)."""
+
+    name: str
+    url: str
+    script_id: str
+    line: int
+    column: int
+
+
+async def _hot(debugger: PageDebugger, key: _Key, time_us: float, lines: Counter[int]) -> HotFunction:
+    """A function of the sample, placed in the original source when a map covers it, with the
+    line that took most of its time (the engine counts it by line: 1-based, in its script)."""
+    name = key.name or ("(anonymous)" if key.url else "(engine)")
+    if not key.url or key.line < 0:
+        return HotFunction(name, "(native)", time_us / 1000, True)
+    start = await _placed(debugger, Location(key.script_id, key.url, key.line + 1, key.column + 1))
+    busiest = None
+    if lines:
+        line = lines.most_common(1)[0][0]
+        where = await _placed(debugger, Location(key.script_id, key.url, line, 1))
+        busiest = where.original.line if where.original is not None else where.line
+    place = start.original.label if start.original is not None else start.generated_label
+    return HotFunction(name, place, time_us / 1000, start.library, busiest)
+
+
+async def _placed(debugger: PageDebugger, where: Location) -> Location:
+    return await debugger.maps.original(where) if debugger.enabled else where

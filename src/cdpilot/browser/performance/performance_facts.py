@@ -96,6 +96,7 @@ class HotFunction:
     place: str  # where it is: the original place when a map covers it, else the script's
     self_ms: float
     library: bool  # node_modules, Node.js's own code, the engine's (garbage collection, idle)
+    busiest_line: int | None = None  # the line of its place's file that took most of its time
 
 
 @dataclass(frozen=True)
