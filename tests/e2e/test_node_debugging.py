@@ -343,3 +343,27 @@ def fetch_status(url: str) -> int:
             return int(answer.status)
     except urllib.error.HTTPError as error:
         return int(error.code)
+
+
+@pytest.mark.parametrize("command", [["npm", "start"], ["npx", "tsx", SERVER_TS]], ids=["npm start", "tsx"])
+async def test_a_server_started_through_npm_or_tsx_is_debugged(
+    node_client: ModeClient, api_app: Path, command: list[str]
+) -> None:
+    """npm's and tsx's own processes are left alone; the server they start is debugged, in its
+    TypeScript (tsx: compiled in memory, with inline maps)."""
+    started = await node_client.ok("node_run", command=command, cwd=str(api_app), env={"PORT": "0"})
+    assert f"Started {' '.join(command)}" in started, started
+    base = await server_url(node_client)
+    listed = await node_client.ok("chrome_list_connections")
+    assert "(server." in listed and "(npm" not in listed and "(tsx)" not in listed, listed
+    line = marker_line(api_app / PRICES_TS, "prices-total-return")
+    await node_client.ok("debugger_set_breakpoint", url=PRICES_TS, line_number=line)
+    async with anyio.create_task_group() as requests:
+        requests.start_soon(anyio.to_thread.run_sync, fetch, f"{base}/api/total?items=3")
+        paused = await node_client.ok("debugger_wait_for_pause", timeout_ms=15000)
+        assert f"prices.ts:{line}" in paused, paused
+        value = await node_client.ok("debugger_evaluate_on_call_frame", call_frame_id="0", expression="total")
+        assert value == "12", value
+        await node_client.ok("debugger_resume")
+    logs = await node_client.ok("get_console_logs")
+    assert logs.count("listening on http://127.0.0.1:") == 1, logs  # the console.log, not its stdout copy too

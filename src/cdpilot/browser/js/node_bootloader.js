@@ -2,14 +2,18 @@
 // it opens the process's inspector on a free loopback port, tells cdpilot where (one line
 // into the report pipe named by CDPILOT_NODE_REPORT), and waits until cdpilot has attached
 // and set its breakpoints, so none of the program's own code runs before they bind. A
-// package manager's own process (npm, npx) holds no code of the user's and is left alone;
-// its children are not. Worker threads are attached through their process (NodeWorker).
-"use strict";
+// package manager's or launcher's own process (npm, npx, yarn, pnpm, tsx's command) holds no
+// code of the user's and is left alone; its children are not. Worker threads are attached
+// through their process (NodeWorker).
+// One expression, as every file here (a test parses each).
 (function reportToCdpilot() {
+  "use strict";
   const reportPath = process.env.CDPILOT_NODE_REPORT;
   if (!reportPath || !require("worker_threads").isMainThread) return;
   const script = process.argv[1] || "";
-  if (/[\\/](npm-cli|npx-cli|npm-prefix)\.js$|[\\/]node_modules[\\/](npm|corepack)[\\/]/.test(script)) return;
+  if (/[\\/](npm|npx|pnpm|pnpx|yarn|corepack|tsx)(-cli)?(\.c?js)?$|[\\/]node_modules[\\/](npm|corepack)[\\/]/.test(script)) {
+    return;
+  }
   const inspector = require("inspector");
   if (!inspector.url()) {
     try {
@@ -39,4 +43,4 @@
     fs.closeSync(fd);
   }
   inspector.waitForDebugger();
-})();
+})()

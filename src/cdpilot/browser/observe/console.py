@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+from collections import deque
 from typing import Any
 
 from cdpilot.browser.observe.console_buffer import MAX_ENTRIES, ConsoleBuffer
@@ -33,6 +34,7 @@ from cdpilot.errors import CdpCommandError
 from cdpilot.text import clip
 
 MAX_TEXT_CHARS = 500
+API_TEXTS_KEPT = 200
 STACK_FRAMES = 5
 LEVELS = {"warning": "warning", "error": "error", "assert": "error", "info": "info", "debug": "debug"}
 LOG_LEVELS = {"verbose": "debug", "info": "info", "warning": "warning", "error": "error"}
@@ -51,6 +53,7 @@ class ConsoleLog:
         self._seen_until: dict[tuple[str | None, str], float] = {}  # (target, domain) -> newest timestamp
         self._replaying: set[str] = set()  # domains whose enable has not answered yet
         self._subscriptions = Subscriptions()
+        self._api_texts: deque[str] = deque(maxlen=API_TEXTS_KEPT)  # console.* texts a stream may repeat
 
     async def attach(self, session: CdpSession) -> None:
         """Start collecting on a page session (called for every page made current)."""
@@ -68,7 +71,13 @@ class ConsoleLog:
     def record_output(self, stream: str, line: str) -> None:
         """A line a program we run wrote to stdout or stderr (a Node.js program's console), or
         the note of its end (`stream` "exit"). Logged at the level its stream suggests: stderr
-        is where Node.js writes warnings and errors."""
+        is where Node.js writes warnings and errors. A line that a ``console.*`` call of the
+        program wrote is logged once, as that call (with its place): Node.js reports the call
+        to the inspector and writes it to the stream too (the caller waits a moment, so that
+        the call's report comes first)."""
+        if line in self._api_texts:
+            self._api_texts.remove(line)
+            return
         level = {"stdout": "log", "stderr": "error", "exit": "warning"}.get(stream, "log")
         self._record("output", None, level, f"[{stream}] {line}")
 
@@ -164,6 +173,7 @@ class ConsoleLog:
         text = render_args(args) if args else kind
         if kind == "assert":
             text = "Assertion failed: " + (text if args else "console.assert")
+        self._api_texts.extend(text.splitlines())
         frames = (params.get("stackTrace") or {}).get("callFrames") or []
         level = LEVELS.get(kind, "log")
         # The call's place: the first frame with a URL. A logpoint logs from its breakpoint's

@@ -38,7 +38,7 @@ from cdpilot.cdp.node_workers import NodeWorkers
 from cdpilot.errors import BrowserConnectionError, CdpCommandError, CdpTimeoutError
 
 ATTACH_TIMEOUT_S = 5.0
-FIRST_LINE_PAUSE_S = 5.0
+OUTPUT_DELAY_S = 0.1
 
 
 @dataclass(eq=False)
@@ -187,6 +187,11 @@ class NodeConnection:
         return thread
 
     async def _add_worker(self, parent: NodeThread, session: CdpSession, info: Mapping[str, Any]) -> None:
+        if str(info.get("url", "")).startswith("node:"):
+            # Node.js's own thread (the one that runs module loader hooks, tsx's): no code of the
+            # user's. It waits for us like any worker: let it run, and leave it.
+            await _quietly(session.send("Runtime.runIfWaitingForDebugger"))
+            return
         number = sum(1 for thread in self.threads if thread.label.startswith("worker ")) + 1
         label = f"worker {number} of {parent.label.split(' (')[0]}"
         thread = NodeThread(label, parent.pid, session, self._new_features(), script=str(info.get("url", "")))
@@ -301,7 +306,9 @@ class NodeConnection:
     # --- output and ends -----------------------------------------------------------------
 
     def _on_output(self, stream: str, line: str) -> None:
-        self.console.record_output(stream, line)
+        """A line of the program's stdout or stderr, logged a moment later: the report of the
+        ``console.*`` call that wrote it, if one did, comes through the inspector meanwhile."""
+        asyncio.get_running_loop().call_later(OUTPUT_DELAY_S, self.console.record_output, stream, line)
 
     def _watch_end(self, thread: NodeThread) -> None:
         """Leave the family when the thread's session ends (the process exited, the worker ended)."""
