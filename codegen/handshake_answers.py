@@ -25,8 +25,9 @@ from codegen.stamp import PYPROJECT
 
 SERVER_NAME = "cdpilot"
 INSTRUCTIONS = (
-    "Drive and debug Chrome/Chromium/Electron over CDP. The first page tool launches a headless "
-    "Chromium when no browser is connected; breakpoints turn the debugger on by themselves."
+    "Drive and debug Chrome/Chromium/Electron, and debug Node.js programs, over CDP. The first page "
+    "tool launches a headless Chromium when no browser is connected; breakpoints turn the debugger on "
+    "by themselves."
 )
 
 

@@ -12,16 +12,16 @@ MODES: Final[tuple[Mode, ...]] = ('smart', 'legacy', )
 
 SERVER_NAME: Final = 'cdpilot'
 SERVER_VERSION: Final = '0.1.0'
-INSTRUCTIONS: Final = 'Drive and debug Chrome/Chromium/Electron over CDP. The first page tool launches a headless Chromium when no browser is connected; breakpoints turn the debugger on by themselves.'
+INSTRUCTIONS: Final = 'Drive and debug Chrome/Chromium/Electron, and debug Node.js programs, over CDP. The first page tool launches a headless Chromium when no browser is connected; breakpoints turn the debugger on by themselves.'
 
 # The protocol versions of the initialize handshake, oldest to newest: a client that offers
 # another one gets the newest. The initialize result of each, as the SDK shapes it.
 HANDSHAKE_VERSIONS: Final[tuple[str, ...]] = ('2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', )
 INITIALIZE_RESULTS: Final[Mapping[str, str]] = {
-    '2024-11-05': '{"capabilities":{"resources":{"listChanged":false,"subscribe":false},"tools":{"listChanged":false}},"instructions":"Drive and debug Chrome/Chromium/Electron over CDP. The first page tool launches a headless Chromium when no browser is connected; breakpoints turn the debugger on by themselves.","protocolVersion":"2024-11-05","serverInfo":{"name":"cdpilot","version":"0.1.0"}}',
-    '2025-03-26': '{"capabilities":{"resources":{"listChanged":false,"subscribe":false},"tools":{"listChanged":false}},"instructions":"Drive and debug Chrome/Chromium/Electron over CDP. The first page tool launches a headless Chromium when no browser is connected; breakpoints turn the debugger on by themselves.","protocolVersion":"2025-03-26","serverInfo":{"name":"cdpilot","version":"0.1.0"}}',
-    '2025-06-18': '{"capabilities":{"resources":{"listChanged":false,"subscribe":false},"tools":{"listChanged":false}},"instructions":"Drive and debug Chrome/Chromium/Electron over CDP. The first page tool launches a headless Chromium when no browser is connected; breakpoints turn the debugger on by themselves.","protocolVersion":"2025-06-18","serverInfo":{"name":"cdpilot","version":"0.1.0"}}',
-    '2025-11-25': '{"capabilities":{"resources":{"listChanged":false,"subscribe":false},"tools":{"listChanged":false}},"instructions":"Drive and debug Chrome/Chromium/Electron over CDP. The first page tool launches a headless Chromium when no browser is connected; breakpoints turn the debugger on by themselves.","protocolVersion":"2025-11-25","serverInfo":{"name":"cdpilot","version":"0.1.0"}}',
+    '2024-11-05': '{"capabilities":{"resources":{"listChanged":false,"subscribe":false},"tools":{"listChanged":false}},"instructions":"Drive and debug Chrome/Chromium/Electron, and debug Node.js programs, over CDP. The first page tool launches a headless Chromium when no browser is connected; breakpoints turn the debugger on by themselves.","protocolVersion":"2024-11-05","serverInfo":{"name":"cdpilot","version":"0.1.0"}}',
+    '2025-03-26': '{"capabilities":{"resources":{"listChanged":false,"subscribe":false},"tools":{"listChanged":false}},"instructions":"Drive and debug Chrome/Chromium/Electron, and debug Node.js programs, over CDP. The first page tool launches a headless Chromium when no browser is connected; breakpoints turn the debugger on by themselves.","protocolVersion":"2025-03-26","serverInfo":{"name":"cdpilot","version":"0.1.0"}}',
+    '2025-06-18': '{"capabilities":{"resources":{"listChanged":false,"subscribe":false},"tools":{"listChanged":false}},"instructions":"Drive and debug Chrome/Chromium/Electron, and debug Node.js programs, over CDP. The first page tool launches a headless Chromium when no browser is connected; breakpoints turn the debugger on by themselves.","protocolVersion":"2025-06-18","serverInfo":{"name":"cdpilot","version":"0.1.0"}}',
+    '2025-11-25': '{"capabilities":{"resources":{"listChanged":false,"subscribe":false},"tools":{"listChanged":false}},"instructions":"Drive and debug Chrome/Chromium/Electron, and debug Node.js programs, over CDP. The first page tool launches a headless Chromium when no browser is connected; breakpoints turn the debugger on by themselves.","protocolVersion":"2025-11-25","serverInfo":{"name":"cdpilot","version":"0.1.0"}}',
 }
 
 # Every group; and each granular tool's group.
