@@ -152,7 +152,7 @@ def test_pause_news_of_mapped_code_shows_the_original_place_and_name() -> None:
     minified = Frame(0, "h", Location("41", SERVER, 1, 880, original), None, "cf0", (), original_name="handleOrder")
     anonymous = Frame(0, "", Location("41", SERVER, 2, 1), None, "cf0", ())
     news = pause_news_line("node-1", "worker 1 of pid 4250", replace(PAUSE, frames=(minified,)))
-    assert " at src/orders.ts:30:3 (srv/app/dist/server.js:1:880) in handleOrder: " in news
+    assert " at src/orders.ts:30:3 (/srv/app/dist/server.js:1:880) in handleOrder: " in news
     assert " in (anonymous): " in pause_news_line("node-1", "pid 4250", replace(PAUSE, frames=(anonymous,)))
 
 

@@ -30,12 +30,15 @@ def listening() -> Iterator[socket.socket]:
         yield server
 
 
-@pytest.mark.parametrize(("title", "pid"), [("node[4242]", 4242), ("node[1]", 1)])
+@pytest.mark.parametrize(("title", "pid"), [("node[4242]", 4242), ("node[1]", 1), ("srv[31081]", 31081)])
 def test_a_node_title_names_its_process(title: str, pid: int) -> None:
+    """Node.js titles its target ``<process.title>[<pid>]``: a program may have set its title."""
     assert _pid_of_title(title) == pid
 
 
-@pytest.mark.parametrize("title", ["", "node", "node[]", "node[abc]", "node[-5]", "node[4.2]", "deno[4242]x"])
+@pytest.mark.parametrize(
+    "title", ["", "node", "node[]", "node[abc]", "node[-5]", "node[4.2]", "deno[4242]x", "node[4242", "4242", "node[²]"]
+)
 def test_a_title_without_a_pid_names_none(title: str) -> None:
     """A pid read wrongly from a title would attach (and send SIGUSR1) to another process."""
     assert _pid_of_title(title) is None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -22,6 +23,7 @@ from cdpilot.cdp.events import CdpEvent, Subscriptions
 from cdpilot.cdp.session import CdpSession
 from cdpilot.errors import BrowserConnectionError, CdpCommandError, CdpTimeoutError
 
+_log = logging.getLogger(__name__)
 WorkerAttached = Callable[[CdpSession, Mapping[str, Any]], Awaitable[None]]
 
 
@@ -74,6 +76,8 @@ class NodeWorkers:
             raise CdpTimeoutError(f"{method} got no answer from the worker within {timeout_s:g} s.") from exc
         finally:
             del self._pending[command_id]
+            if future.done() and not future.cancelled():
+                future.exception()  # consumed: the wrapping send may have failed before the await
 
     def _on_attached_event(self, event: CdpEvent) -> None:
         session_id = str(event.params["sessionId"])
@@ -83,7 +87,13 @@ class NodeWorkers:
         self._sessions[session_id] = session
         task = asyncio.ensure_future(self._on_attached(session, info))
         self._setups.add(task)
-        task.add_done_callback(self._setups.discard)
+        task.add_done_callback(self._set_up)
+
+    def _set_up(self, task: asyncio.Task[None]) -> None:
+        """A worker's set-up ended: a failure is logged (the worker runs on undebugged)."""
+        self._setups.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            _log.warning("A worker could not be set up", exc_info=task.exception())
 
     def _on_message(self, event: CdpEvent) -> None:
         session = self._sessions.get(str(event.params.get("sessionId")))

@@ -255,6 +255,8 @@ def short_script_name(url: str) -> str:
     """A script's URL without its origin and query, for places shown beside an original one:
     ``http://127.0.0.1:8000/dist/app.js?v=3`` → ``dist/app.js``."""
     without_query = url.split("?", 1)[0].split("#", 1)[0]
+    if without_query.startswith("file://"):
+        return without_query.removeprefix("file://")  # a file of this machine: its path, as it is
     if "://" in without_query:
         without_query = without_query.split("://", 1)[1].partition("/")[2]
     return without_query or url or "(anonymous script)"

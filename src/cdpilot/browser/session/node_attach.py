@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,6 +29,7 @@ INSPECTOR_OPEN_CHECK_S = 0.05
 EXIT_AT_ONCE_S = 0.25  # a launched program that ends this soon after its start is reported as failing
 PROBE_TIMEOUT_S = 1.0
 LISTEN = "0A"  # a listening socket's state in /proc/net/tcp
+PID_IN_TITLE = re.compile(r".*\[([0-9]+)\]", re.ASCII)
 
 
 async def endpoint_kind(ws_url: str, *, timeout_s: float) -> DevToolsEndpoint:
@@ -173,7 +175,7 @@ async def _own_inspector(pid: int) -> str | None:
 
 
 def _listening_ports(pid: int) -> list[int]:
-    """The loopback TCP ports process `pid` listens on."""
+    """The TCP ports process `pid` listens on (an inspector's are loopback ones, asked at 127.0.0.1)."""
     inodes = set()
     with contextlib.suppress(OSError):
         for fd in os.listdir(f"/proc/{pid}/fd"):
@@ -192,9 +194,10 @@ def _listening_ports(pid: int) -> list[int]:
 
 
 def _pid_of_title(title: str) -> int | None:
-    """``node[4242]`` → 4242: how a Node.js inspector names its process."""
-    inside = title.removeprefix("node[").removesuffix("]")
-    return int(inside) if inside.isdigit() else None
+    """``node[4242]`` → 4242: a Node.js inspector names its target ``<process.title>[<pid>]``
+    (a program may set its title: ``srv[4242]``)."""
+    found = PID_IN_TITLE.fullmatch(title)
+    return int(found.group(1)) if found else None
 
 
 def _exists(pid: int) -> bool:

@@ -22,6 +22,7 @@ import contextlib
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -49,6 +50,7 @@ ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # colours and cursor moves 
 # What the inspector itself writes to a process's stderr: noise in its output and its tail.
 INSPECTOR_CHATTER = (
     "Debugger listening on ws://",
+    "Debugger ending on ws://",
     "For help, see: https://nodejs.org/en/docs/inspector",
     "Debugger attached.",
     "Waiting for the debugger to disconnect...",
@@ -76,7 +78,7 @@ class ProgramExit:
 
     @property
     def how(self) -> str:
-        """ "exited with code 1", "was killed by SIGKILL"."""
+        """How it ended, as an answer says it: "exited with code 1", "was ended by SIGKILL"."""
         if self.signal_name is not None:
             return f"was ended by {self.signal_name}"
         return f"exited with code {self.code}"
@@ -103,6 +105,7 @@ class LaunchedProgram:
         self._reaper: subprocess.Popen[bytes] | None = start_reaper(self.pid, scratch_dir)
         self._cleaned = False
         self._pidfd: int | None = None
+        self._held = {"stdout": b"", "stderr": b"", "reports": b""}  # the unfinished last line of each
 
     @classmethod
     def spawn(
@@ -116,14 +119,16 @@ class LaunchedProgram:
                 "No command given.", problems=[FieldProblem("command", "a program and its arguments", "nothing")]
             )
         if cwd is not None and not Path(cwd).is_dir():
+            what = "is not a directory" if Path(cwd).exists() else "does not exist"
             raise ArgumentError(
-                f"The working directory {cwd} does not exist.",
+                f"The working directory {cwd} {what}.",
                 problems=[FieldProblem("cwd", "an existing directory", cwd)],
             )
         program_env = {**base_env, **env}
-        executable = shutil.which(command[0], path=program_env.get("PATH"))
-        if executable is None and cwd is not None and "/" in command[0]:
-            executable = shutil.which(str(Path(cwd) / command[0]))
+        if "/" in command[0]:  # a path: relative to the program's working directory, as it runs
+            executable = shutil.which(str(Path(cwd or ".") / command[0]))
+        else:
+            executable = shutil.which(command[0], path=program_env.get("PATH"))
         if executable is None:
             raise ArgumentError(
                 f"Command not found: {command[0]!r} (not on the PATH, nor an executable file).",
@@ -193,27 +198,31 @@ class LaunchedProgram:
         assert self.process.stdout is not None and self.process.stderr is not None
         for stream, pipe in (("stdout", self.process.stdout), ("stderr", self.process.stderr)):
             os.set_blocking(pipe.fileno(), False)
-            loop.add_reader(pipe.fileno(), self._read_output, stream, pipe.fileno(), [b""])
+            loop.add_reader(pipe.fileno(), self._read_output, stream, pipe.fileno())
         assert self._report_fds is not None
-        loop.add_reader(self._report_fds[0], self._read_reports, [b""])
+        loop.add_reader(self._report_fds[0], self._read_reports)
         self._pidfd = os.pidfd_open(self.pid)
         loop.add_reader(self._pidfd, self._on_leader_exit)
 
-    def _read_output(self, stream: str, fd: int, held: list[bytes]) -> None:
+    def _read_output(self, stream: str, fd: int) -> bool:
+        """Hand on the whole lines that can be read now; False at the end of the stream (the
+        unfinished last line then counts as a line)."""
         try:
             chunk = os.read(fd, READ_CHUNK)
         except BlockingIOError:
-            return
+            return True
         except OSError:
             chunk = b""
         if not chunk:
             asyncio.get_running_loop().remove_reader(fd)
-            if held[0]:
-                self._line(stream, held[0])
-            return
-        *lines, held[0] = (held[0] + chunk).split(b"\n")
+            if self._held[stream]:
+                self._line(stream, self._held[stream])
+                self._held[stream] = b""
+            return False
+        *lines, self._held[stream] = (self._held[stream] + chunk).split(b"\n")
         for line in lines:
             self._line(stream, line)
+        return True
 
     def _line(self, stream: str, raw: bytes) -> None:
         line = ANSI_ESCAPE.sub("", raw.decode("utf-8", errors="replace").rstrip("\r"))
@@ -224,13 +233,13 @@ class LaunchedProgram:
         if self._on_output is not None:
             self._on_output(stream, line)
 
-    def _read_reports(self, held: list[bytes]) -> None:
+    def _read_reports(self) -> None:
         assert self._report_fds is not None
         try:
             chunk = os.read(self._report_fds[0], READ_CHUNK)
         except BlockingIOError:
             return
-        *lines, held[0] = (held[0] + chunk).split(b"\n")
+        *lines, self._held["reports"] = (self._held["reports"] + chunk).split(b"\n")
         for line in lines:
             with contextlib.suppress(ValueError, KeyError, TypeError):
                 data = json.loads(line)
@@ -247,30 +256,33 @@ class LaunchedProgram:
     def _on_leader_exit(self) -> None:
         """The first process ended: note how (without reaping it, see `process_groups`), end
         what is left of its group, and tell whoever listens."""
-        loop = asyncio.get_running_loop()
         assert self._pidfd is not None
-        loop.remove_reader(self._pidfd)
         try:
             status = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOWAIT | os.WNOHANG)
-        except ChildProcessError:
-            status = None
-        if status is None:
+        except ChildProcessError:  # reaped already (by `kill_now`, which knows it ended)
+            asyncio.get_running_loop().remove_reader(self._pidfd)
             return
+        if status is None:
+            return  # readable, but not yet waitable: the reader stays, and asks again
+        asyncio.get_running_loop().remove_reader(self._pidfd)
         code = status.si_status if status.si_code == os.CLD_EXITED else None
         name = None if code is not None else signal.Signals(status.si_status).name
-        # The pipes may still hold the last lines: read what is there before the tail is taken.
+        # The pipes may still hold the last lines: read what is there now, before the tail is
+        # taken (a child of the program may keep them open longer).
         for stream, pipe in (("stdout", self.process.stdout), ("stderr", self.process.stderr)):
             if pipe is not None and not pipe.closed:
-                with contextlib.suppress(OSError):
-                    while chunk := os.read(pipe.fileno(), READ_CHUNK):
-                        for line in chunk.split(b"\n"):
-                            self._line(stream, line)
+                while self._readable(pipe.fileno()) and self._read_output(stream, pipe.fileno()):
+                    pass
         self.exit = ProgramExit(code, name, tuple(self._stderr_tail))
         if not self._exited.done():
             self._exited.set_result(None)
         for handler in self._exit_handlers:
             handler(self.exit)
         self._exit_handlers.clear()
+
+    @staticmethod
+    def _readable(fd: int) -> bool:
+        return bool(select.select([fd], [], [], 0)[0])
 
     # --- its end ---------------------------------------------------------------------------
 
