@@ -25,6 +25,7 @@ from bench import (
     devserver_debugging,
     first_contact,
     http_sessions,
+    node_debugging,
     outline_size,
     overhead,
     profiling,
@@ -104,6 +105,11 @@ def run() -> dict[str, Any]:
         "devserver_debugging",
         "debugging on a Vite dev server: bind latency, reload cost of holding scripts, pause answer size",
         devserver_debugging.measure,
+    )
+    section(
+        "node_debugging",
+        "debugging a Node.js program: attach, first bind on a tsc map, pause answer size",
+        node_debugging.measure,
     )
     section("console_memory", "console buffer memory at 100,000 messages", console_memory.measure)
     section("body_capture", "a 100 MiB response body: kept by Chrome, saved by cdpilot", body_capture.measure)
