@@ -94,7 +94,9 @@ async def test_connect_to_a_closed_port_fails_fast_naming_it(manager: Connection
     with pytest.raises(BrowserConnectionError) as caught:
         await manager.connect(ConnectOptions(connection_id=None, port=port))
     assert loop.time() - started < 2
-    assert caught.value.message == f"Cannot reach a browser at 127.0.0.1:{port} (connection refused)"
+    assert (
+        caught.value.message == f"Cannot reach a browser or Node.js inspector at 127.0.0.1:{port} (connection refused)"
+    )
     assert manager.list() == []
 
 

@@ -307,8 +307,8 @@ async def test_logpoints_conditions_exceptions_and_sources_in_typescript_names(
     cost = marker_line(api_app / PRICES_TS, "prices-line-cost")
     await client.ok("debugger_set_breakpoint", url=PRICES_TS, line_number=cost, log_message="cost of {item.name}")
     await anyio.to_thread.run_sync(fetch, f"{base}/api/total?items=2")
-    logs = await client.ok("get_console_logs")
-    assert "cost of item0" in logs and "cost of item1" in logs, logs
+    logs = await answer_with(client, "cost of item1", "get_console_logs")  # the inspector may tell after the answer
+    assert "cost of item0" in logs, logs
     await client.ok("debugger_remove_breakpoint", breakpoint_id="bp1")
     total = marker_line(api_app / PRICES_TS, "prices-total-loop")
     await client.ok("debugger_set_breakpoint", url=PRICES_TS, line_number=total, condition="item.qty * item.price > 4")

@@ -44,6 +44,7 @@ async def test_each_mode_lists_its_own_tools(handshake: Handshake) -> None:
     assert chrome.input_schema["properties"]["action"]["enum"] == [
         "launch",
         "connect",
+        "run",
         "list",
         "switch",
         "disconnect",

@@ -71,7 +71,7 @@ async def chrome_connect(args: ChromeConnectArgs, ctx: ToolContext) -> ToolResul
 
 
 async def node_run(args: NodeRunArgs, ctx: ToolContext) -> ToolResult:
-    await progress.report(f"Starting {args.command[0]} under the Node.js inspector")
+    await progress.report(f"Starting {' '.join(args.command[:1]) or 'the program'} under the Node.js inspector")
     options = NodeProgramOptions(
         command=tuple(args.command),
         connection_id=args.connection_id,
