@@ -234,7 +234,9 @@ async def test_worker_threads_get_the_breakpoints_and_say_who_paused(node_client
     paused = resumed if "Paused" in resumed else await node_client.ok("debugger_wait_for_pause", timeout_ms=15000)
     assert f"src/workers.ts:{line}" in paused and "in Node.js worker " in paused, paused
     value = await node_client.ok("debugger_evaluate_on_call_frame", call_frame_id="0", expression="id * 2")
-    assert value in ("2", "4"), value
+    # The other worker pauses there too: the first answer after it says so, once, above its own.
+    assert value.splitlines()[-1] in ("2", "4"), value
+    assert value.count("Meanwhile") <= 1, value
     listed = await node_client.ok("chrome_list_connections")
     assert "worker 1 of pid" in listed and "worker 2 of pid" in listed and "[paused]" in listed, listed
     await node_client.ok("debugger_disable")  # resumes every thread, and no breakpoint stays
