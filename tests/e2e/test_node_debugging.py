@@ -144,6 +144,9 @@ async def test_a_launched_server_pauses_on_a_request_at_its_typescript_line(
         assert "lineTotal" in stack and "orderTotal" in stack, stack
         value = await node_client.ok("debugger_evaluate_on_call_frame", call_frame_id="0", expression="item.price")
         assert value.startswith("1"), value
+        stepped = await node_client.ok("debugger_step_over")
+        assert f"src/prices.ts:{marker_line(api_app / PRICES_TS, 'prices-line-return')}" in stepped, stepped
+        assert (await node_client.ok("evaluate_js", expression="typeof process.pid")) == '"number"'  # globally
         await node_client.ok("debugger_remove_breakpoint", breakpoint_id="bp1")
         resumed = await node_client.ok("debugger_resume")
         assert "Resumed" in resumed, resumed
@@ -192,6 +195,10 @@ async def test_attach_by_port_and_by_process_id(node_client: ModeClient, api_app
         by_port.stdout.readline()
         pid_base = LISTENING.search(by_pid.stdout.readline().decode()).group(1)  # type: ignore[union-attr]
         attached = await node_client.ok("chrome_connect", port=port)
+        assert "Attached to the Node.js process" in attached and f"pid={by_port.pid}" in attached, attached
+        ws_url = re.search(r"endpoint=(ws://\S+)", attached).group(1)  # type: ignore[union-attr]
+        await node_client.ok("chrome_disconnect")  # an attached process runs on
+        attached = await node_client.ok("chrome_connect", ws_url=ws_url)
         assert "Attached to the Node.js process" in attached and f"pid={by_port.pid}" in attached, attached
         started = time.monotonic()
         attached = await node_client.ok("chrome_connect", pid=by_pid.pid)
@@ -329,6 +336,8 @@ async def test_logpoints_conditions_exceptions_and_sources_in_typescript_names(
         requests.start_soon(anyio.to_thread.run_sync, fetch_status, f"{base}/api/fail")
         paused = await client.ok("debugger_wait_for_pause", timeout_ms=15000)
         assert f"src/server.ts:{throw}" in paused and "order failed" in paused, paused
+        stack = await client.ok("debugger_get_call_stack")
+        assert "await" in stack and "route" in stack, stack  # the request handler's frame, across its await
         await client.ok("debugger_set_pause_on_exceptions", state="none")
         await client.ok("debugger_resume")
     listed = await client.ok("debugger_list_scripts", filter="src/")
