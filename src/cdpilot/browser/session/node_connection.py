@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,7 @@ from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession, Subscriptions, WebS
 from cdpilot.cdp.node_workers import NodeWorkers
 from cdpilot.errors import BrowserConnectionError, CdpCommandError, CdpTimeoutError
 
+_log = logging.getLogger(__name__)
 ATTACH_TIMEOUT_S = 5.0
 OUTPUT_DELAY_S = 0.1
 
@@ -76,8 +78,6 @@ class NodeConnection:
         self.protocol_version = "1.1"  # what every Node.js inspector reports
         self.endpoint = endpoint
         self.program = program
-        self.process = None  # no browser process: `program` is what we started
-        self.lease = None
         self.console = ConsoleLog()
         self.threads: list[NodeThread] = []
         self.ended: str | None = None  # how the program ended, once it has
@@ -296,7 +296,9 @@ class NodeConnection:
             for url in urls
         ]
 
-        def remove(_: CdpEvent) -> None:
+        def remove(event: CdpEvent) -> None:
+            if event.params.get("reason") == "instrumentation":
+                return  # a script held for breakpoints to bind: the program has not started yet
             stop()
             for breakpoint_id in breakpoint_ids:
                 self._spawn(_quietly(thread.session.send("Debugger.removeBreakpoint", {"breakpointId": breakpoint_id})))
@@ -360,7 +362,14 @@ class NodeConnection:
     def _spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        """Background work (letting go of a thread, following the program) ended: a failure is
+        logged; the threads still there go on."""
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            _log.warning("Node.js connection '%s': background work failed", self.id, exc_info=task.exception())
 
     async def follow_program(self, timeout_s: float) -> None:
         """Attach the launched program's later processes as they announce themselves."""
@@ -370,8 +379,11 @@ class NodeConnection:
         async def follow() -> None:
             while True:
                 report = await program.reports.get()
-                with contextlib.suppress(BrowserConnectionError, CdpCommandError, CdpTimeoutError, OSError):
+                try:
                     await self.add_process(report.ws_url, pid=report.pid, script=report.script, timeout_s=timeout_s)
+                except (BrowserConnectionError, CdpCommandError, CdpTimeoutError, OSError) as exc:
+                    # It ended as it started (a short-lived child), or could not be reached.
+                    _log.info("Node.js process %s of '%s' was not attached: %s", report.pid, self.id, exc)
 
         self._spawn(follow())
 
