@@ -39,7 +39,7 @@ from tests.support.nodeapps import (
     marker_line,
 )
 
-pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+pytestmark = pytest.mark.anyio
 LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+)")
 
 
@@ -265,6 +265,7 @@ async def test_a_vitest_test_pauses_in_its_worker_process(node_client: ModeClien
     await answer_with(node_client, "exited with code 0", "chrome_list_connections", within_s=60)
 
 
+@pytest.mark.browser  # launches a Chromium through the server
 async def test_a_click_whose_request_pauses_the_server_says_so(node_client: ModeClient, api_app: Path) -> None:
     await node_client.ok("node_run", command=["node", SERVER_JS], cwd=str(api_app), env={"PORT": "0"})
     base = await server_url(node_client)
