@@ -357,12 +357,17 @@ def fetch_status(url: str) -> int:
         return int(error.code)
 
 
-@pytest.mark.parametrize("command", [["npm", "start"], ["npx", "tsx", SERVER_TS]], ids=["npm start", "tsx"])
+@pytest.mark.parametrize(
+    "command",
+    [["npm", "start"], ["npx", "tsx", SERVER_TS], ["node", "--enable-source-maps", SERVER_JS]],
+    ids=["npm start", "tsx", "enable-source-maps"],
+)
 async def test_a_server_started_through_npm_or_tsx_is_debugged(
     node_client: ModeClient, api_app: Path, command: list[str]
 ) -> None:
     """npm's and tsx's own processes are left alone; the server they start is debugged, in its
-    TypeScript (tsx: compiled in memory, with inline maps)."""
+    TypeScript (tsx: compiled in memory, with inline maps; Node.js's own source-map support
+    changes nothing of it)."""
     started = await node_client.ok("node_run", command=command, cwd=str(api_app), env={"PORT": "0"})
     assert f"Started {' '.join(command)}" in started, started
     base = await server_url(node_client)
