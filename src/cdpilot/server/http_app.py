@@ -34,7 +34,7 @@ from cdpilot.context import Settings
 from cdpilot.handlers import HANDLERS
 from cdpilot.server.agent_sessions import SessionTable
 from cdpilot.server.app import HttpBrowsers
-from cdpilot.server.http_guard import AccessLog, BearerAuth
+from cdpilot.server.http_guard import AccessLog, BearerAuth, unlog_refused_header_values
 from cdpilot.server.http_settings import HttpSettings
 from cdpilot.server.registry import handler_problems
 from cdpilot.server.sdk_server import build_server
@@ -62,6 +62,7 @@ class _Uvicorn(uvicorn.Server):
 
 def build_app(mode: Mode, settings: Settings, http: HttpSettings, table: SessionTable) -> AccessLog:
     """The ASGI app: ``/mcp`` and ``/healthz`` behind the token check, inside the access log."""
+    unlog_refused_header_values()
     server = build_server(table.call_for, tools_list_json(mode, settings.tools), table.files_for)
     server.middleware.append(table.middleware)
     manager = StreamableHTTPSessionManager(

@@ -4,11 +4,14 @@ Why here and not in the SDK's transport: the SDK checks Host and Origin but leav
 authentication to the application. The token is compared in constant time
 (`hmac.compare_digest`), a request without it gets 401 before any MCP code runs, and
 neither the token nor any request body (the tools' arguments) is ever written to the log.
+Nor is a refused Host or Origin value: the SDK logs the one it refuses, and `HeaderValuesUnlogged`
+takes the value out of that line.
 """
 
 from __future__ import annotations
 
 import hmac
+import logging
 import sys
 import time
 
@@ -17,6 +20,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 SESSION_HEADER = "mcp-session-id"
+TRANSPORT_SECURITY_LOGGER = "mcp.server.transport_security"  # where the SDK logs a refused Host or Origin
 
 
 class BearerAuth:
@@ -25,15 +29,17 @@ class BearerAuth:
 
     def __init__(self, app: ASGIApp, token: str | None, *, open_paths: tuple[str, ...] = ()) -> None:
         self._app = app
-        self._expected = f"Bearer {token}".encode() if token else None
+        self._expected = token.encode() if token else None
         self._open_paths = open_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self._expected is None or scope["type"] != "http" or scope["path"] in self._open_paths:
             await self._app(scope, receive, send)
             return
-        given = Headers(scope=scope).get("authorization", "").encode("latin-1")
-        if hmac.compare_digest(given, self._expected):
+        # The scheme's name is case-insensitive (RFC 9110 §11.1): "bearer" is Bearer too.
+        scheme, _, credentials = Headers(scope=scope).get("authorization", "").strip().partition(" ")
+        given = credentials.strip().encode("latin-1")
+        if scheme.lower() == "bearer" and hmac.compare_digest(given, self._expected):
             await self._app(scope, receive, send)
             return
         refusal = JSONResponse(
@@ -73,3 +79,23 @@ class AccessLog:
             shown = f" session={session[:12]}" if session else ""
             line = f"cdpilot http: {client[0]} {scope['method']} {scope['path']} {status or '-'} {took:.0f} ms{shown}"
             print(line, file=sys.stderr)
+
+
+class HeaderValuesUnlogged(logging.Filter):
+    """The SDK's line for a refused Host or Origin, without the value (a header of the client's,
+    which the log never holds): "Invalid Host header: evil.example" becomes "Invalid Host header
+    (value not logged)"."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        for header in ("Host", "Origin"):
+            if message.startswith(f"Invalid {header} header"):
+                record.msg, record.args = f"Invalid {header} header (value not logged)", ()
+        return True
+
+
+def unlog_refused_header_values() -> None:
+    """Install `HeaderValuesUnlogged` on the SDK's transport-security logger (once)."""
+    logger = logging.getLogger(TRANSPORT_SECURITY_LOGGER)
+    if not any(isinstance(found, HeaderValuesUnlogged) for found in logger.filters):
+        logger.addFilter(HeaderValuesUnlogged())
