@@ -363,6 +363,15 @@ def test_a_port_in_use_is_one_clear_line_and_status_1() -> None:
     assert f"cdpilot: cannot listen on 127.0.0.1 port {port}: Address already in use" in done.stderr
 
 
+def test_a_refused_request_without_a_session_gets_no_session_id(shared_server: HttpServer) -> None:
+    """Not an initialize, and no session named: refused, and no id of a session that never exists."""
+    listed = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    reply = httpx.post(shared_server.url, json=listed, headers=JSON_HEADERS, timeout=10)
+    assert reply.status_code == 400, reply.text
+    assert "mcp-session-id" not in reply.headers, dict(reply.headers)
+    assert shared_server.health()["sessions"] == 0
+
+
 @pytest.mark.parametrize(
     ("header", "status"),
     [({"Host": "evil.example:80"}, 421), ({"Origin": "http://evil.example"}, 403)],

@@ -34,7 +34,7 @@ from cdpilot.context import Settings
 from cdpilot.handlers import HANDLERS
 from cdpilot.server.agent_sessions import SessionTable
 from cdpilot.server.app import HttpBrowsers
-from cdpilot.server.http_guard import AccessLog, BearerAuth, unlog_refused_header_values
+from cdpilot.server.http_guard import AccessLog, BearerAuth, NoSessionForARefusal, unlog_refused_header_values
 from cdpilot.server.http_settings import HttpSettings
 from cdpilot.server.registry import handler_problems
 from cdpilot.server.sdk_server import build_server
@@ -92,7 +92,7 @@ def build_app(mode: Mode, settings: Settings, http: HttpSettings, table: Session
         routes=[Route("/healthz", health, methods=["GET"]), Route("/mcp", StreamableHTTPASGIApp(manager))],
         lifespan=lifespan,
     )
-    return AccessLog(BearerAuth(app, http.auth_token, open_paths=("/healthz",)))
+    return AccessLog(BearerAuth(NoSessionForARefusal(app), http.auth_token, open_paths=("/healthz",)))
 
 
 async def serve_http(mode: Mode, settings: Settings, http: HttpSettings) -> int:

@@ -50,6 +50,30 @@ class BearerAuth:
         await refusal(scope, receive, send)
 
 
+class NoSessionForARefusal:
+    """A request that names no session and is refused (400: not an initialize) gets no session id.
+
+    The SDK makes a transport, and so an id, for every request without one before it looks at
+    the request; refused, that session never exists, and a client that kept its id would name a
+    session the server does not know."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self._app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or SESSION_HEADER in Headers(scope=scope):
+            await self._app(scope, receive, send)
+            return
+
+        async def without_phantom_session(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 400:
+                name = SESSION_HEADER.encode()
+                message = {**message, "headers": [(k, v) for k, v in message.get("headers", []) if k.lower() != name]}
+            await send(message)
+
+        await self._app(scope, receive, without_phantom_session)
+
+
 class AccessLog:
     """One stderr line per HTTP request: client, method, path, status, time, session (a prefix)."""
 
