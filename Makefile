@@ -8,7 +8,7 @@ INSTALLED := $(VENV)/.installed
 TEST_WORKERS ?= 2
 .DEFAULT_GOAL := help
 
-.PHONY: help venv chromium generate check-generated check devapps test demo bench docs docs-check new-tool bench-codegen reliability clean
+.PHONY: help venv chromium haproxy generate check-generated check devapps test demo bench docs docs-check new-tool bench-codegen reliability clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -26,6 +26,12 @@ chromium: ## install Debian's chromium when no browser is found
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
+haproxy: ## install Debian's haproxy when missing (the suite tests the documented replica set-up behind it)
+	@command -v haproxy >/dev/null 2>&1 || { \
+	  echo "installing Debian's haproxy ..."; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq haproxy >/dev/null; }
+
 generate: $(INSTALLED) ## compile schemas/ into generated/
 	$(PY) -m codegen
 
@@ -42,7 +48,7 @@ check: $(INSTALLED) ## ruff and mypy --strict over src, generated, codegen, test
 devapps: $(INSTALLED) ## npm ci the JavaScript dev apps of the e2e tests into ~/.cache/cdpilot/devapps (node/npm from Debian if missing)
 	$(PY) -m tests.support.devapps
 
-test: check chromium devapps ## check, then the whole test suite against a real headless Chromium (TEST_WORKERS=2 processes)
+test: check chromium haproxy devapps ## check, then the whole test suite against a real headless Chromium (TEST_WORKERS=2 processes)
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 demo: $(INSTALLED) chromium ## launch headless Chromium and drive a bundled page over a real MCP stdio session
