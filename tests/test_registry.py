@@ -29,6 +29,12 @@ class FakeConnections:
     def ended_news(self) -> list[str]:
         return []
 
+    def request_marks(self) -> dict[str, int]:
+        return {}
+
+    async def settle_requests(self, marks: Any) -> None:
+        return None
+
     async def pause_news(self) -> list[Any]:
         return []
 

@@ -272,19 +272,21 @@ class Registry:
             hidden = route.omitted if not isinstance(route, ToolRoute) else {}
             model = _validate(tool.model, args, label, hidden, _fallback_alternatives(route, tool))
             with collecting_call_notes() as notes:
+                requests_before = self.ctx.connections.request_marks()
                 try:
                     result = await self._handlers[tool.name](model, self.ctx)
                 except Exception as exc:
-                    notes += await self._news(tool.name)
+                    notes += await self._news(tool.name, requests_before)
                     return self._failure(name, connection_id, exc, arguments or {}, notes, reached=tool.name)
-            return self._success(result, tool.name, [*notes, *await self._news(tool.name)])
+            return self._success(result, tool.name, [*notes, *await self._news(tool.name, requests_before)])
         except Exception as exc:
             return self._failure(name, connection_id, exc, arguments or {})
 
-    async def _news(self, called: str) -> list[str]:
+    async def _news(self, called: str, requests_before: Mapping[str, int]) -> list[str]:
         """What happened beside the call, told once at the top of its answer: a Node.js program
         that ended, a Node.js pause that came between calls or during this one (a click whose
         request hit a breakpoint in the server) and that no answer has shown."""
+        await self.ctx.connections.settle_requests(requests_before)
         lines = self.ctx.connections.ended_news()
         for found in await self.ctx.connections.pause_news():
             lines.append(self.render(pause_news_line(*found), called))

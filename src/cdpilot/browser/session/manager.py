@@ -42,6 +42,8 @@ from cdpilot.errors import BrowserConnectionError, CdpCommandError, CdpTimeoutEr
 Connection = BrowserConnection | NodeConnection
 
 LIST_SUGGESTION = "See the open connections with {tool:chrome_list_connections}."
+REQUEST_SETTLE_S = 2.0  # a page's request reaches a Node.js server and pauses it within this, or it is not told
+REQUEST_SETTLE_CHECK_S = 0.02
 
 
 @dataclass(frozen=True)
@@ -196,6 +198,47 @@ class ConnectionManager:
         the next answer of any tool tells first."""
         lines, self._news = self._news, []
         return lines
+
+    def request_marks(self) -> dict[str, int]:
+        """Where each browser's request log stands (its newest request's number), before a call:
+        `settle_requests` then knows which requests the call made."""
+        return {
+            connection.id: max((int(entry.id) for entry in connection.features.network.requests()), default=0)
+            for connection in self._connections.values()
+            if isinstance(connection, BrowserConnection) and connection.alive
+        }
+
+    async def settle_requests(self, marks: Mapping[str, int], timeout_s: float = REQUEST_SETTLE_S) -> None:
+        """After a call, while a request it made from a page still awaits its answer and a Node.js
+        program of this session has its debugger on: wait (at most `timeout_s`) until the program
+        pauses or no such request is left. A click whose request hits a breakpoint in the server
+        then says so itself, however late the request reaches the server. Calls that made no
+        request, or with no Node.js program debugged, do not wait."""
+        nodes = [
+            connection
+            for connection in self._connections.values()
+            if isinstance(connection, NodeConnection)
+            and connection.alive
+            and any(thread.debugger.enabled for thread in connection.threads)
+        ]
+        if not nodes:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while loop.time() < deadline and self._awaiting_answers(marks):
+            if any(node.unshown_pause() is not None for node in nodes):
+                return
+            await asyncio.sleep(REQUEST_SETTLE_CHECK_S)
+
+    def _awaiting_answers(self, marks: Mapping[str, int]) -> bool:
+        """Whether a request made since `marks` still has no response and has not failed."""
+        for connection_id, mark in marks.items():
+            connection = self._connections.get(connection_id)
+            if isinstance(connection, BrowserConnection) and connection.alive:
+                for entry in connection.features.network.requests():
+                    if int(entry.id) > mark and entry.status is None and entry.error_text is None:
+                        return True
+        return False
 
     async def pause_news(self) -> list[tuple[str, str, Pause]]:
         """The Node.js pauses no answer has shown yet, once each: (connection id, which thread,
