@@ -287,6 +287,18 @@ async def test_the_session_limit_refuses_one_more_with_503_and_the_others_go_on(
     assert shared_server.proc.poll() is None
 
 
+async def test_a_connected_but_silent_client_is_ended_after_the_idle_timeout() -> None:
+    """An SDK client keeps a GET stream open while connected; idle still means no request."""
+    with http_server("--session-idle-timeout", "2") as server:
+        async with http_client(server) as client:
+            await client.ok("chrome_launch")
+            assert server.health()["sessions"] == 1 and len(server.browsers()) > 0
+            wait_until(lambda: server.health()["sessions"] == 0, "the silent session to end", within_s=15)
+            wait_until(lambda: not server.browsers(), "its browser to close")
+            with pytest.raises(MCPError, match="Session not found"):  # its id answers 404 now
+                await client.call("chrome_list_connections")
+
+
 async def test_an_idle_session_is_ended_and_its_browser_closed() -> None:
     with http_server("--session-idle-timeout", "1") as server:
         async with http_client(server, delete=False) as client:  # gone without a DELETE

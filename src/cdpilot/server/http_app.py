@@ -21,6 +21,7 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 
+import anyio
 import uvicorn
 from cdpilot_generated.manifests import Mode
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
@@ -36,6 +37,7 @@ from cdpilot.server.agent_sessions import SessionTable
 from cdpilot.server.app import HttpBrowsers
 from cdpilot.server.http_guard import AccessLog, BearerAuth, NoSessionForARefusal, unlog_refused_header_values
 from cdpilot.server.http_settings import HttpSettings
+from cdpilot.server.idle_sessions import RequestClock, end_idle_sessions
 from cdpilot.server.registry import handler_problems
 from cdpilot.server.sdk_server import build_server
 from cdpilot.server.tool_filter import tools_list_json
@@ -80,18 +82,22 @@ def build_app(mode: Mode, settings: Settings, http: HttpSettings, table: Session
         counts = {"sessions": table.open_count, "browsers": table.browser_count, "contexts": table.context_count}
         return JSONResponse({"status": "ok", **counts})
 
+    clock = RequestClock(StreamableHTTPASGIApp(manager))
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
-            async with manager.run():  # on the way out it ends every session, and so closes their browsers
-                yield
+            async with manager.run(), anyio.create_task_group() as idle:  # the manager, on the way out,
+                # ends every session, and so closes their browsers
+                idle.start_soon(end_idle_sessions, manager, clock, http.session_idle_timeout_s)
+                try:
+                    yield
+                finally:
+                    idle.cancel_scope.cancel()
         finally:
             await table.aclose()
 
-    app = Starlette(
-        routes=[Route("/healthz", health, methods=["GET"]), Route("/mcp", StreamableHTTPASGIApp(manager))],
-        lifespan=lifespan,
-    )
+    app = Starlette(routes=[Route("/healthz", health, methods=["GET"]), Route("/mcp", clock)], lifespan=lifespan)
     return AccessLog(BearerAuth(NoSessionForARefusal(app), http.auth_token, open_paths=("/healthz",)))
 
 
