@@ -188,7 +188,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("max_sessions", "integer", HTTP, "at most this many MCP sessions at once; one more is refused with "
            "HTTP 503", default=16, parse=_positive, metavar="N", schema={"minimum": 1}),
     Option("session_idle_timeout", "integer", HTTP, "end a session, and close its browsers, after this many "
-           "seconds without a request (a GET stream left open does not count)", default=600, parse=_positive, metavar="SECONDS", schema={"minimum": 1}),
+           "seconds without a request (a GET stream left open does not count)", default=600, parse=_positive,
+           metavar="SECONDS", schema={"minimum": 1}),
     Option("max_tabs_per_session", "integer", HTTP, "at most this many tabs open in one session's browsers; a "
            "launch or new tab past it is refused", default=20, parse=_positive, metavar="N", schema={"minimum": 1}),
     Option("browser_per_session", "boolean", HTTP, "give each session browser processes of its own (default: "

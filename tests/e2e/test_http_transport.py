@@ -375,6 +375,19 @@ def test_a_port_in_use_is_one_clear_line_and_status_1() -> None:
     assert f"cdpilot: cannot listen on 127.0.0.1 port {port}: Address already in use" in done.stderr
 
 
+def test_a_client_gone_mid_upload_is_no_error_and_no_session() -> None:
+    with http_server() as server:
+        with socket.create_connection(("127.0.0.1", server.port)) as upload:
+            head = (
+                f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n"
+                "Accept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n"
+            )
+            upload.sendall(head.encode() + b'{"jsonrpc":')
+        assert server.health()["sessions"] == 0  # the server answers on, and no session was made
+        _, err = server.stop()
+    assert "Traceback" not in err and " 500 " not in err and "ClientDisconnect" not in err, err
+
+
 def test_a_refused_request_without_a_session_gets_no_session_id(shared_server: HttpServer) -> None:
     """Not an initialize, and no session named: refused, and no id of a session that never exists."""
     listed = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}

@@ -35,7 +35,13 @@ from cdpilot.context import Settings
 from cdpilot.handlers import HANDLERS
 from cdpilot.server.agent_sessions import SessionTable
 from cdpilot.server.app import HttpBrowsers
-from cdpilot.server.http_guard import AccessLog, BearerAuth, NoSessionForARefusal, unlog_refused_header_values
+from cdpilot.server.http_guard import (
+    AccessLog,
+    BearerAuth,
+    NoSessionForARefusal,
+    WholeBodies,
+    unlog_refused_header_values,
+)
 from cdpilot.server.http_settings import HttpSettings
 from cdpilot.server.idle_sessions import RequestClock, end_idle_sessions
 from cdpilot.server.registry import handler_problems
@@ -98,7 +104,7 @@ def build_app(mode: Mode, settings: Settings, http: HttpSettings, table: Session
             await table.aclose()
 
     app = Starlette(routes=[Route("/healthz", health, methods=["GET"]), Route("/mcp", clock)], lifespan=lifespan)
-    return AccessLog(BearerAuth(NoSessionForARefusal(app), http.auth_token, open_paths=("/healthz",)))
+    return AccessLog(BearerAuth(WholeBodies(NoSessionForARefusal(app)), http.auth_token, open_paths=("/healthz",)))
 
 
 async def serve_http(mode: Mode, settings: Settings, http: HttpSettings) -> int:

@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 SESSION_HEADER = "mcp-session-id"
+MAX_BUFFERED_BODY_BYTES = 4 * 1024 * 1024  # the SDK's own limit of a request body
 TRANSPORT_SECURITY_LOGGER = "mcp.server.transport_security"  # where the SDK logs a refused Host or Origin
 
 
@@ -48,6 +49,42 @@ class BearerAuth:
             headers={"WWW-Authenticate": "Bearer"},
         )
         await refusal(scope, receive, send)
+
+
+class WholeBodies:
+    """A POST reaches the SDK only once its whole body has arrived (up to `max_bytes`; a larger
+    one streams on, and the SDK refuses it with 413).
+
+    Why: a client that disconnects mid-upload made the SDK fail reading the body, answer 500 to
+    nobody and log a traceback. Here the request just ends, logged as the access log's one line."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BUFFERED_BODY_BYTES) -> None:
+        self._app = app
+        self._max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self._app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size, more = 0, True
+        while more and size <= self._max_bytes:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return  # gone mid-upload: nobody to answer
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            more = bool(message.get("more_body", False))
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": more}
+            return await receive()
+
+        await self._app(scope, replay, send)
 
 
 class NoSessionForARefusal:
