@@ -75,7 +75,9 @@ async def call(app: Any, path: str = "/mcp", headers: dict[str, str] | None = No
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("header", [None, "Bearer wrong", "Bearer hunter", "hunter2", "Bearer hunter2 "])
+@pytest.mark.parametrize(
+    "header", [None, "Bearer wrong", "Bearer hunter", "hunter2", "Bearer hunter2 ", "Basic hunter2", "Bearerhunter2"]
+)
 async def test_a_request_without_the_right_token_gets_401_and_runs_nothing(header: str | None) -> None:
     inner = Recorder()
     sent = await call(BearerAuth(inner, "hunter2"), headers={"Authorization": header} if header else {})
@@ -86,7 +88,9 @@ async def test_a_request_without_the_right_token_gets_401_and_runs_nothing(heade
 @pytest.mark.anyio
 async def test_the_right_token_and_the_open_paths_pass() -> None:
     inner = Recorder()
-    assert (await call(BearerAuth(inner, "hunter2"), headers={"Authorization": "Bearer hunter2"}))[0]["status"] == 200
+    for scheme in ("Bearer", "bearer", "BEARER"):  # the scheme's name is case-insensitive
+        sent = await call(BearerAuth(inner, "hunter2"), headers={"Authorization": f"{scheme} hunter2"})
+        assert sent[0]["status"] == 200
     open_only = Recorder()
     assert (await call(BearerAuth(open_only, "hunter2", open_paths=("/healthz",)), "/healthz"))[0]["status"] == 200
     assert open_only.ran

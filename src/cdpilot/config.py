@@ -116,6 +116,12 @@ def _positive(number: int) -> int:
     return number
 
 
+def _not_negative(number: int) -> int:
+    if number < 0:
+        raise ValueError("expected a whole number, 0 or more")
+    return number
+
+
 def _nonempty(text: str) -> str:
     if not str(text).strip():
         raise ValueError("expected a non-empty value")
@@ -190,6 +196,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("session_idle_timeout", "integer", HTTP, "end a session, and close its browsers, after this many "
            "seconds without a request (a GET stream left open does not count)", default=600, parse=_positive,
            metavar="SECONDS", schema={"minimum": 1}),
+    Option("session_files_retention", "integer", HTTP, "delete an ended session's files (its output subfolder: "
+           "screenshots, downloads, saved bodies) this many seconds after it ends; 0: at once", default=3600,
+           parse=_not_negative, metavar="SECONDS", schema={"minimum": 0}),
     Option("max_tabs_per_session", "integer", HTTP, "at most this many tabs open in one session's browsers; a "
            "launch or new tab past it is refused", default=20, parse=_positive, metavar="N", schema={"minimum": 1}),
     Option("browser_per_session", "boolean", HTTP, "give each session browser processes of its own (default: "

@@ -299,6 +299,22 @@ async def test_a_connected_but_silent_client_is_ended_after_the_idle_timeout() -
                 await client.call("chrome_list_connections")
 
 
+async def test_an_ended_sessions_files_go_after_their_retention(tmp_path: Path) -> None:
+    with http_server("--output-dir", str(tmp_path), "--session-files-retention", "1") as server:
+        async with http_client(server) as client:
+            saved = await client.ok("browser_screenshot", path="shot.png")
+            shot = Path(re.search(r"(/\S+shot\.png)", saved)[1])  # type: ignore[index]
+            assert shot.is_file(), saved
+        wait_until(lambda: not shot.parent.exists(), "the ended session's folder to go", within_s=15)
+        assert server.health()["sessions"] == 0
+    with http_server("--output-dir", str(tmp_path)) as server:  # the default keeps them an hour
+        async with http_client(server) as client:
+            saved = await client.ok("browser_screenshot", path="kept.png")
+        kept = Path(re.search(r"(/\S+kept\.png)", saved)[1])  # type: ignore[index]
+        wait_until(lambda: server.health()["sessions"] == 0, "the session to end")
+        assert kept.is_file()
+
+
 async def test_an_idle_session_is_ended_and_its_browser_closed() -> None:
     with http_server("--session-idle-timeout", "1") as server:
         async with http_client(server, delete=False) as client:  # gone without a DELETE

@@ -17,9 +17,12 @@ DELETE, the idle timeout, a crash, or the server shutting down.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import shutil
 import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Protocol
 
 import anyio
@@ -96,11 +99,16 @@ class AgentSession:
 class SessionTable:
     """Every open session, for the health check and for a last-resort kill at exit."""
 
-    def __init__(self, mode: Mode, settings: Settings, browsers: SessionBrowsers) -> None:
+    def __init__(
+        self, mode: Mode, settings: Settings, browsers: SessionBrowsers, *, files_retention_s: float = 3600.0
+    ) -> None:
+        """`files_retention_s`: how long an ended session's output subfolder is kept."""
         self._mode = mode
         self._settings = settings
         self._browsers = browsers
         self._sessions: dict[str, AgentSession] = {}
+        self._files_retention_s = files_retention_s
+        self._file_removals: set[asyncio.Task[None]] = set()
 
     @property
     def open_count(self) -> int:
@@ -151,10 +159,25 @@ class SessionTable:
             await session.aclose()
         finally:
             del self._sessions[session_id]
+            removal = asyncio.ensure_future(self._remove_files(session.settings.output_dir))
+            self._file_removals.add(removal)
+            removal.add_done_callback(self._file_removals.discard)
         print(f"cdpilot http: session {session_id[:12]} ended, {held} connection(s) closed", file=sys.stderr)
 
+    async def _remove_files(self, folder: Path | None) -> None:
+        """An ended session's files go `files_retention_s` after it ended: no client can read them
+        any more (resources/read is its session's), and a server that runs for weeks must not
+        fill its disk. The server stopping first leaves them (its operator may want them)."""
+        if folder is None:
+            return
+        await asyncio.sleep(self._files_retention_s)
+        await asyncio.to_thread(shutil.rmtree, folder, True)
+
     async def aclose(self) -> None:
-        """After every session ended (server shutdown): the shared browser, if one is left."""
+        """After every session ended (server shutdown): the shared browser, if one is left. Files
+        still within their retention stay."""
+        for removal in list(self._file_removals):
+            removal.cancel()
         with anyio.CancelScope(shield=True), anyio.move_on_after(CLEANUP_SECONDS):
             await self._browsers.aclose()
         self._browsers.kill_now()

@@ -123,7 +123,7 @@ async def serve_http(mode: Mode, settings: Settings, http: HttpSettings) -> int:
         print(f"cdpilot: cannot listen on {http.host} port {http.port}: {reason}", file=sys.stderr)
         return 1
     browsers = HttpBrowsers(settings, per_session=http.browser_per_session, max_tabs=http.max_tabs_per_session)
-    table = SessionTable(mode, settings, browsers)
+    table = SessionTable(mode, settings, browsers, files_retention_s=http.session_files_retention_s)
     atexit.register(table.kill_all_now)
     config = uvicorn.Config(
         build_app(mode, settings, http, table),

@@ -38,8 +38,8 @@ class BearerAuth:
             await self._app(scope, receive, send)
             return
         # The scheme's name is case-insensitive (RFC 9110 §11.1): "bearer" is Bearer too.
-        scheme, _, credentials = Headers(scope=scope).get("authorization", "").strip().partition(" ")
-        given = credentials.strip().encode("latin-1")
+        scheme, _, credentials = Headers(scope=scope).get("authorization", "").partition(" ")
+        given = credentials.encode("latin-1")
         if scheme.lower() == "bearer" and hmac.compare_digest(given, self._expected):
             await self._app(scope, receive, send)
             return

@@ -40,6 +40,7 @@ class HttpSettings:
     allowed_origins: tuple[str, ...] = LOOPBACK_ORIGINS
     max_sessions: int = 16
     session_idle_timeout_s: float = 600.0
+    session_files_retention_s: float = 3600.0  # an ended session's output subfolder is deleted this long after
     max_tabs_per_session: int = 20
     browser_per_session: bool = False  # else each session's launches are contexts of one shared browser
 
@@ -60,6 +61,7 @@ class HttpSettings:
             allowed_origins=(*LOOPBACK_ORIGINS, *config["allowed_http_origins"]),
             max_sessions=config["max_sessions"],
             session_idle_timeout_s=float(config["session_idle_timeout"]),
+            session_files_retention_s=float(config["session_files_retention"]),
             max_tabs_per_session=config["max_tabs_per_session"],
             browser_per_session=config["browser_per_session"],
         )
