@@ -188,12 +188,16 @@ class RunControl:
     def _bind_later(self, script_id: str) -> None:
         """Bind in a script that runs meanwhile, if its map may name a breakpoint's file."""
         if self._breakpoints.may_bind_in(script_id):
-            task = self._binding_in(script_id)
+            task = (
+                self._binding_in(script_id)
+                if self._bind_on_parse
+                else asyncio.ensure_future(self._bind_unheld(script_id))
+            )
             self._before_scripts.add(task)
             task.add_done_callback(self._before_scripts.discard)
 
     def _binding_in(self, script_id: str) -> asyncio.Future[None]:
-        """The binding in this script: started once, whether at its parsing or at its hold."""
+        """A Node.js script's binding: started once, whether at its parsing or at its hold."""
         if script_id not in self._script_binds:
             self._script_binds[script_id] = asyncio.ensure_future(self._bind_unheld(script_id))
         return self._script_binds[script_id]
@@ -205,7 +209,11 @@ class RunControl:
     async def _bind_then_run(self, script_id: str) -> None:
         """Bind the breakpoints that name the script's original files, then let it run. A map
         that fails to load is noted by the maps; the script runs on in any case."""
-        await asyncio.shield(self._binding_in(script_id))
+        if self._bind_on_parse:  # its binding may be under way since it was parsed
+            await asyncio.shield(self._binding_in(script_id))
+        else:
+            with contextlib.suppress(CdpilotError):  # the page went away mid-way: nothing is left to bind
+                await self._breakpoints.bind_new_script(script_id)
         await self._let_run()
 
     async def _let_run(self) -> None:
