@@ -15,26 +15,23 @@ def connection_line(info: ConnectionInfo) -> str:
     """``id [active] kind browser pid=… endpoint=…``, then the current page on a line of its own."""
     kind = "context of the shared browser" if info.kind == "context" else info.kind
     parts = [info.id, "[active]" if info.active else "", kind, info.browser]
-    if info.runtime == "node":
-        return node_line(info, parts)
     if info.pid is not None:
         parts.append(f"pid={info.pid}")
     if info.kind == "connected":
         parts.append(f"endpoint={info.endpoint}")
     line = " ".join(p for p in parts if p)
+    if info.runtime == "node":
+        return line + _node_text(info)
     if info.target_url is not None:
         title = f'"{info.target_title}" ' if info.target_title else ""
         line += f"\n  page: {title}{info.target_url}"
     return line
 
 
-def node_line(info: ConnectionInfo, parts: list[str]) -> str:
-    """A Node.js connection: its program (or endpoint), and its processes and workers."""
-    if info.pid is not None:
-        parts.append(f"pid={info.pid}")
-    if info.kind == "connected":
-        parts.append(f"endpoint={info.endpoint}")
-    line = " ".join(part for part in parts if part)
+def _node_text(info: ConnectionInfo) -> str:
+    """What a Node.js connection's line goes on with: its program, its processes and workers,
+    or how it ended."""
+    line = ""
     if info.command:
         line += f"\n  program: {info.command}"
     if info.threads:

@@ -114,7 +114,7 @@ async def debugger_set_breakpoint(args: DebuggerSetBreakpointArgs, ctx: ToolCont
             hit_count=args.hit_count,
         ),
     )
-    breakpoint_ = next((b for b in set_in_each if b.resolved), set_in_each[0])
+    breakpoint_ = _where_bound(set_in_each)
     debugger = conn.features.debugger
     same_name = await debugger.same_name(args.url) if args.url is not None and not breakpoint_.resolved else []
     return _lines(enabled + breakpoint_set_lines(breakpoint_, debugger.scripts.urls(), same_name))
@@ -130,7 +130,7 @@ async def debugger_set_function_breakpoint(args: DebuggerSetFunctionBreakpointAr
             url=place.file, url_regex=None, line=place.body_line, column=None, condition=None
         ),
     )
-    breakpoint_ = next((b for b in set_in_each if b.resolved), set_in_each[0])
+    breakpoint_ = _where_bound(set_in_each)
     return _lines(enabled + function_breakpoint_lines(place, breakpoint_, debugger.scripts.urls()))
 
 
@@ -333,6 +333,12 @@ async def _on_each(conn: Connection, operation: Callable[[PageDebugger], Awaitab
         with contextlib.suppress(BrowserConnectionError):
             results.append(await operation(debugger))
     return results
+
+
+def _where_bound(set_in_each: list[Breakpoint]) -> Breakpoint:
+    """The breakpoint a setting answers with: as a thread that bound it has it (a Node.js test
+    file loads in a worker, not in the runner), else as the current thread has it."""
+    return next((found for found in set_in_each if found.resolved), set_in_each[0])
 
 
 def _bound_anywhere(listed: list[list[Breakpoint | Trigger]]) -> list[Breakpoint | Trigger]:

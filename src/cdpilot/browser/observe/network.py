@@ -178,6 +178,17 @@ class NetworkLog:
     def requests(self) -> list[NetworkEntry]:
         return [request.entry() for request in self._requests.values()]
 
+    def mark(self) -> int:
+        """A position in the log: `awaiting_answers(mark)` asks about the requests made after it."""
+        return self._next_id - 1
+
+    def awaiting_answers(self, mark: int) -> bool:
+        """Whether a request made after `mark` still has no response and has not failed."""
+        return any(
+            int(request.id) > mark and request.status is None and request.error_text is None
+            for request in self._requests.values()
+        )
+
     def page(self, wanted: RequestFilter, *, offset: int, limit: int) -> RequestPage:
         """The requests `wanted` picks, `limit` of them from `offset` on."""
         recorded = self.requests()

@@ -200,10 +200,12 @@ class ConnectionManager:
         return lines
 
     def request_marks(self) -> dict[str, int]:
-        """Where each browser's request log stands (its newest request's number), before a call:
-        `settle_requests` then knows which requests the call made."""
+        """Where each browser's request log stands before a call, so that `settle_requests` knows
+        which requests the call made; nothing to mark while no Node.js program is debugged."""
+        if not self._debugged_programs():
+            return {}
         return {
-            connection.id: max((int(entry.id) for entry in connection.features.network.requests()), default=0)
+            connection.id: connection.features.network.mark()
             for connection in self._connections.values()
             if isinstance(connection, BrowserConnection) and connection.alive
         }
@@ -214,14 +216,8 @@ class ConnectionManager:
         pauses or no such request is left. A click whose request hits a breakpoint in the server
         then says so itself, however late the request reaches the server. Calls that made no
         request, or with no Node.js program debugged, do not wait."""
-        nodes = [
-            connection
-            for connection in self._connections.values()
-            if isinstance(connection, NodeConnection)
-            and connection.alive
-            and any(thread.debugger.enabled for thread in connection.threads)
-        ]
-        if not nodes:
+        nodes = self._debugged_programs()
+        if not nodes or not marks:
             return
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
@@ -230,15 +226,24 @@ class ConnectionManager:
                 return
             await asyncio.sleep(REQUEST_SETTLE_CHECK_S)
 
+    def _debugged_programs(self) -> list[NodeConnection]:
+        """The Node.js programs running with their debugger on: the ones a page's request may pause."""
+        return [
+            connection
+            for connection in self._connections.values()
+            if isinstance(connection, NodeConnection)
+            and connection.alive
+            and any(thread.debugger.enabled for thread in connection.threads)
+        ]
+
     def _awaiting_answers(self, marks: Mapping[str, int]) -> bool:
-        """Whether a request made since `marks` still has no response and has not failed."""
-        for connection_id, mark in marks.items():
-            connection = self._connections.get(connection_id)
-            if isinstance(connection, BrowserConnection) and connection.alive:
-                for entry in connection.features.network.requests():
-                    if int(entry.id) > mark and entry.status is None and entry.error_text is None:
-                        return True
-        return False
+        """Whether a page's request made since `marks` still has no response and has not failed."""
+        return any(
+            isinstance(connection, BrowserConnection)
+            and connection.alive
+            and connection.features.network.awaiting_answers(mark)
+            for connection, mark in ((self._connections.get(name), mark) for name, mark in marks.items())
+        )
 
     async def pause_news(self) -> list[tuple[str, str, Pause]]:
         """The Node.js pauses no answer has shown yet, once each: (connection id, which thread,
