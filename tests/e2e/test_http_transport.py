@@ -299,6 +299,16 @@ async def test_a_connected_but_silent_client_is_ended_after_the_idle_timeout() -
                 await client.call("chrome_list_connections")
 
 
+async def test_a_call_longer_than_the_idle_timeout_is_not_cut() -> None:
+    """Idle is counted from a request's end: a session with a call still running is busy."""
+    with http_server("--session-idle-timeout", "1") as server:
+        async with http_client(server) as client:
+            await client.ok("chrome_launch")
+            waited = await client.ok("evaluate_js", expression="new Promise(r => setTimeout(() => r('done'), 3000))")
+            assert "done" in waited, waited
+            assert server.health()["sessions"] == 1
+
+
 async def test_an_ended_sessions_files_go_after_their_retention(tmp_path: Path) -> None:
     with http_server("--output-dir", str(tmp_path), "--session-files-retention", "1") as server:
         async with http_client(server) as client:

@@ -29,11 +29,24 @@ MAX_CHECK_INTERVAL_S = 5.0
 
 
 class RequestClock:
-    """When each session last sent a request (a POST or a DELETE: not a GET stream left open)."""
+    """When each session last sent a request (a POST or a DELETE: not a GET stream left open).
+
+    A session with a request still running is never idle, however long its call takes (a
+    browser's launch, a wait for a pause): its clock restarts when the request ends.
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self._app = app
         self.last_request: dict[str, float] = {}
+        self.running: dict[str, int] = {}
+
+    def is_idle(self, session_id: str, now: float, timeout_s: float) -> bool:
+        last = self.last_request.get(session_id)
+        return last is not None and not self.running.get(session_id) and now - last > timeout_s
+
+    def forget(self, session_id: str) -> None:
+        self.last_request.pop(session_id, None)
+        self.running.pop(session_id, None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] not in ("POST", "DELETE"):
@@ -42,7 +55,12 @@ class RequestClock:
         named = Headers(scope=scope).get(SESSION_HEADER)
         if named is not None:
             self.last_request[named] = time.monotonic()
-            await self._app(scope, receive, send)
+            self.running[named] = self.running.get(named, 0) + 1
+            try:
+                await self._app(scope, receive, send)
+            finally:
+                self.running[named] -= 1
+                self.last_request[named] = time.monotonic()
             return
 
         async def note_new_session(message: Message) -> None:
@@ -63,12 +81,11 @@ async def end_idle_sessions(manager: StreamableHTTPSessionManager, clock: Reques
         sessions: dict[str, Any] = manager._server_instances
         now = time.monotonic()
         for session_id in list(clock.last_request):
-            if session_id not in sessions:
-                del clock.last_request[session_id]  # ended otherwise (DELETE, the server's own end)
+            if session_id not in sessions and not clock.running.get(session_id):
+                clock.forget(session_id)  # ended otherwise (DELETE, the server's own end)
         for session_id, transport in list(sessions.items()):
-            last = clock.last_request.get(session_id)
-            if last is not None and now - last > timeout_s and transport.idle_scope is not None:
-                del clock.last_request[session_id]
+            if clock.is_idle(session_id, now, timeout_s) and transport.idle_scope is not None:
+                clock.forget(session_id)
                 print(
                     f"cdpilot http: session {session_id[:12]} sent no request for {timeout_s:g} s: ending it",
                     file=sys.stderr,
