@@ -40,15 +40,17 @@ def test_each_field_says_what_it_holds_or_why_it_was_not_filled() -> None:
     )
 
 
-def test_a_field_that_changed_what_was_typed_says_so_and_a_password_stays_hidden() -> None:
+def test_a_radio_chosen_by_its_group_value_is_named_and_the_count_leaves_out_failures() -> None:
     fields = (
-        FieldOutcome("#zip", None, "text", value_after="12345", changed=True),
-        FieldOutcome("#pin", None, "password", length=1, changed=True),
+        FieldOutcome("[name=size]", None, "radio", checked=True, chosen=(ChosenOption("Large", "L"),)),
+        FieldOutcome(
+            "#qty", None, "number", error='It holds "" after "abc" was typed: a number field takes only a number.'
+        ),
     )
     assert filled_form_text(fields) == (
-        "Filled 2 of 2 fields:\n"
-        '  #zip (text): "12345" (the field changed what was typed)\n'
-        "  #pin (password): 1 character (the field changed what was typed)"
+        "Filled 1 of 2 fields:\n"
+        '  [name=size] (radio): checked "Large" (value "L")\n'
+        '  #qty (number): It holds "" after "abc" was typed: a number field takes only a number.'
     )
 
 

@@ -1,6 +1,7 @@
-"""The answer of a form fill: how many fields were filled, then a line per field in the order
-given, with what it holds now or why it was not filled and what to do. A password field shows
-its length only. What the fill caused follows, as after any action (`action_answers`).
+"""The answer of a form fill: how many fields were filled (a field counts only when it holds
+what was given), then a line per field in the order given, with what it holds now or why it
+was not filled and what to do. A password field shows its length only. What the fill caused
+follows, as after any action (`action_answers`).
 """
 
 from __future__ import annotations
@@ -33,13 +34,12 @@ def _label(field: FieldOutcome) -> str:
 def _state(field: FieldOutcome) -> str:
     if field.error:
         return one_line(field.error)
-    if field.checked is not None:
-        return "checked" if field.checked else "not checked"
+    chosen = ", ".join(f"{_quoted(option.label)} (value {_quoted(option.value)})" for option in field.chosen)
+    if field.checked is not None:  # a radio chosen by its group's value or label names it
+        return ("checked" if field.checked else "not checked") + (f" {chosen}" if chosen else "")
     if field.kind in ("select", "select multiple"):
-        chosen = [f"{_quoted(option.label)} (value {_quoted(option.value)})" for option in field.chosen]
-        return ", ".join(chosen) or "nothing selected"
-    held = plural(field.length, "character") if field.kind == "password" else _quoted(field.value_after or "")
-    return held + (" (the field changed what was typed)" if field.changed else "")
+        return chosen or "nothing selected"
+    return plural(field.length, "character") if field.kind == "password" else _quoted(field.value_after or "")
 
 
 def _quoted(text: str) -> str:

@@ -33,6 +33,7 @@ from cdpilot.browser.dom.keys import parse_key
 from cdpilot.browser.page import tabs
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
+from cdpilot.errors import StateError
 from cdpilot.handlers.common import browser, downloaded_files, wants_context
 from cdpilot.upload_files import resolve_upload_files, upload_root
 
@@ -155,4 +156,7 @@ async def fill_form(args: FillFormArgs, ctx: ToolContext) -> ToolResult:
     full = wants_context(args.include_context, ctx)
     fields = [forms.FormField(field.selector, field.value, field.index) for field in args.fields]
     report = await forms.fill_form(conn, fields, timeout_ms=args.timeout_ms, with_context=full)
-    return await _answer(conn, filled_form_text(report.fields), report.action, full)
+    answer = await _answer(conn, filled_form_text(report.fields), report.action, full)
+    if any(field.error for field in report.fields):  # an error result, still saying what did take
+        raise StateError(answer.text, suggestion="")
+    return answer

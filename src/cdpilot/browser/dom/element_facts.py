@@ -272,9 +272,8 @@ class FieldOutcome:
     index: int | None  # as the call gave it
     kind: str = ""  # input type (email, checkbox, date…), textarea, select, select multiple, contenteditable
     value_after: str | None = None  # what a typed or set field holds (never a password's)
-    changed: bool = False  # a typed field holds something else than was typed (maxlength, a mask)
     checked: bool | None = None  # a checkbox or radio
-    chosen: tuple[ChosenOption, ...] = ()  # the options a select holds
+    chosen: tuple[ChosenOption, ...] = ()  # the options a select holds; the radio a group's value or label chose
     length: int = 0  # the characters a password field holds, its value never kept
     error: str = ""  # why it was not filled, and what to do
 

@@ -1,11 +1,14 @@
 """Filling a whole form in one action: each field as its kind takes a value, each on its own.
 
 Text fields (and passwords, textareas, contenteditables) are typed into as `actions.fill`
-types: the old text selected, then real input. Every other kind is set by the page-side
-``fill_field.js``, which decides by the element: the options of a select, a checkbox or
-radio clicked only when it must change, a date, time, colour or range set and kept only if
-it reads back as given. A field that fails (no match, not a field, disabled, a value of the
-wrong type for its kind, a value refused) says why in its outcome and the others go on; only
+types: the old text selected, then real input, then one `change` (`commit_change.js`); such a
+field is filled only if it then holds what was typed (a number field given letters, a
+maxlength, the page's own handler can each make it hold something else). Every other kind is
+set by the page-side ``fill_field.js``, which decides by the element: the options of a select,
+a checkbox or radio clicked only when it must change (a radio given a string: the radio of its
+group with that value or label), a date, time, colour or range set and kept only if it reads
+back as given. A field that fails (no match, not a field, disabled, a value of the wrong type
+for its kind, a value refused or not kept) says why in its outcome and the others go on; only
 a dialog or a debugger pause, which stop the page, stop the form.
 
 The fields run in order inside one `perform`, so what the form caused (a navigation, a
@@ -33,7 +36,7 @@ from cdpilot.errors import (
     ExecutionPausedError,
     StateError,
 )
-from cdpilot.text import clip, one_line
+from cdpilot.text import clip, one_line, plural
 
 VALUE_CHARS = 80
 MAX_OPTIONS_LISTED = 10
@@ -47,8 +50,8 @@ FORMATS = {
     "color": "#ff8800",
 }
 TAKES = {
-    "checkbox": "true or false",
-    "radio": "true (it checks it)",
+    "checkbox": 'true, false or "on"',
+    "radio": "true (it checks it), or the value or label of a radio of its group",
     "select": "a string (an option's value or label)",
     "select multiple": "a string or a list of strings (options' values or labels)",
 }
@@ -110,16 +113,20 @@ async def _outcome(
     if "problem" in reply:
         raise _problem(element, field.value, reply)
     done = FieldOutcome(field.selector, field.index, str(reply["kind"]))
+    chosen = tuple(ChosenOption(label=str(lb), value=str(v)) for lb, v in reply.get("chosen", ()))
     if "checked" in reply:
-        return replace(done, checked=bool(reply["checked"]))
+        return replace(done, checked=bool(reply["checked"]), chosen=chosen)
     if "chosen" in reply:
-        return replace(done, chosen=tuple(ChosenOption(label=str(lb), value=str(v)) for lb, v in reply["chosen"]))
+        return replace(done, chosen=chosen)
     if "value" in reply:
         return replace(done, value_after=str(reply["value"]))
-    held = await _type(conn, element, str(field.value))
+    typed = str(field.value)
+    held = await _type(conn, element, typed)
+    if _as_text(done.kind, held) != _as_text(done.kind, typed):
+        raise _not_kept(done.kind, typed, held, int(reply["maxLength"]))
     if done.kind == "password":
-        return replace(done, length=len(held), changed=held != field.value)
-    return replace(done, value_after=held, changed=held != field.value)
+        return replace(done, length=len(held))
+    return replace(done, value_after=held)
 
 
 async def _type(conn: BrowserConnection, element: ElementHandle, text: str) -> str:
@@ -129,6 +136,31 @@ async def _type(conn: BrowserConnection, element: ElementHandle, text: str) -> s
     if text:
         await conn.features.unless_blocked(conn.page.send("Input.insertText", {"text": text}))
     return str(await call_script(conn, element, "commit_change"))
+
+
+def _as_text(kind: str, value: str) -> str:
+    """`value` as a field of `kind` holds text: a textarea keeps line breaks as LF, and a contenteditable's text
+    has none (a typed line break becomes an element)."""
+    return value.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "" if kind == "contenteditable" else "\n")
+
+
+def _not_kept(kind: str, typed: str, held: str, max_length: int) -> StateError:
+    """A typed field that holds something else than was typed: what it holds (a password's length only), and why."""
+    if kind == "password":
+        holds = f"It holds {plural(len(held), 'character')} after {plural(len(typed), 'character')} were typed"
+    else:
+        holds = f'It holds "{_short(held)}" after "{_short(typed)}" was typed'
+    if kind == "number":
+        return StateError(f"{holds}: a number field takes only a number.", suggestion="Give a number, like 42 or 3.5.")
+    if 0 <= max_length < len(typed):
+        return StateError(
+            f"{holds}: it takes at most {plural(max_length, 'character')} (maxlength).",
+            suggestion="Give a value that fits.",
+        )
+    return StateError(
+        f"{holds}: the page changed or refused it (its own input handler or mask).",
+        suggestion="Give the value in the form the page keeps; {tool:inspect_element} shows the field's attributes.",
+    )
 
 
 def _problem(element: ElementHandle, value: str | bool | list[str], reply: dict[str, Any]) -> CdpilotError:
@@ -157,17 +189,18 @@ def _problem(element: ElementHandle, value: str | bool | list[str], reply: dict[
             suggestion="Look at what the page wants first with {tool:browser_screenshot}.",
         )
     if problem == "option":
-        return _no_such_option(reply)
+        return _no_such_option(kind, reply)
     return _refused(kind, str(value), reply)
 
 
-def _no_such_option(reply: dict[str, Any]) -> StateError:
+def _no_such_option(kind: str, reply: dict[str, Any]) -> StateError:
     missing = ", ".join(f'"{_short(w)}"' for w in reply["missing"])
+    what, listed_as = ("radio of its group", "Radios") if kind == "radio" else ("option", "Options")
     options = [f'"{_short(v)}" ({_short(label)})' for v, label in reply["options"][:MAX_OPTIONS_LISTED]]
     more = reply["total"] - len(options)
     listed = ", ".join(options) + (f", …{more} more" if more > 0 else "")
     return StateError(
-        f"No option has the value or label {missing}. Options (value (label)): {listed or 'none'}.",
+        f"No {what} has the value or label {missing}. {listed_as} (value (label)): {listed or 'none'}.",
         suggestion="Give one of the values or labels above.",
     )
 
