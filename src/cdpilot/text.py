@@ -55,3 +55,9 @@ def human_size(size: int) -> str:
     if size < 1024 * 1024:
         return f"{round(size / 1024)} KB"
     return f"{size / (1024 * 1024):.1f} MB"
+
+
+def exact_size(size: int) -> str:
+    """The size of a file an agent may compare with another's, to the byte: ``512 B``, ``50,000 bytes (49 KB)``
+    (the rough size beside it, for reading)."""
+    return human_size(size) if size < 1024 else f"{size:,} bytes ({human_size(size)})"

@@ -91,7 +91,8 @@ async def test_a_click_that_downloads_says_so_and_where_the_file_went(
     lines = text.splitlines()
     assert lines[0] == 'Clicked a#report "Get the report".', text
     saved = output_dir / opener.mode / "downloads" / "report.csv"
-    assert lines[1] == f"Downloaded report.csv (12 KB) from {site_url}/report: saved as {saved}.", text
+    assert len(REPORT) == 12_014  # said to the byte, the rough size beside it
+    assert lines[1] == f"Downloaded report.csv (12,014 bytes (12 KB)) from {site_url}/report: saved as {saved}.", text
     assert "avigat" not in text, text  # not "a navigation that did not load"
     assert saved.read_bytes() == REPORT
     assert await opener.js("location.pathname") == "/opener"
@@ -116,7 +117,7 @@ async def test_navigating_to_a_download_says_the_page_stayed(opener: ModeClient,
     text = text_of(result)
     (link,) = [block for block in result.content if isinstance(block, types.ResourceLink)]
     assert link.uri.startswith("cdpilot://files/downloads/report") and link.size == len(REPORT)
-    assert text.startswith(f"Downloaded report.csv (12 KB) from {site_url}/report: saved as "), text
+    assert text.startswith(f"Downloaded report.csv (12,014 bytes (12 KB)) from {site_url}/report: saved as "), text
     assert text.splitlines()[1] == f'The page stayed at {site_url}/opener ("Opener").', text
 
 

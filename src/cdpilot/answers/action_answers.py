@@ -20,7 +20,7 @@ from cdpilot.browser.dom.element_facts import (
     PageContext,
 )
 from cdpilot.browser.page.page_facts import DialogInfo, Download
-from cdpilot.text import clip, human_size, one_line
+from cdpilot.text import clip, exact_size, one_line
 
 URL_CHARS = 160
 TITLE_CHARS = 80
@@ -71,9 +71,9 @@ def selected_line(report: ActionReport) -> str:
 
 
 def uploaded_line(report: ActionReport, files: Sequence[tuple[str, int]]) -> str:
-    """``Uploaded 2 files into input#docs: a.txt (1 KB), b.txt (10 B).``, and what the input
+    """``Uploaded 2 files into input#docs: a.txt (1,200 bytes (1 KB)), b.txt (10 B).``, and what the input
     holds afterwards when the page changed it (a change handler that empties it, say)."""
-    listed = ", ".join(f"{clip(one_line(name), VALUE_CHARS)} ({human_size(size)})" for name, size in files)
+    listed = ", ".join(f"{clip(one_line(name), VALUE_CHARS)} ({exact_size(size)})" for name, size in files)
     count = "1 file" if len(files) == 1 else f"{len(files)} files"
     line = f"Uploaded {count} into {target_text(report.element)}: {listed}."
     if list(report.uploaded) != [name for name, _ in files]:
@@ -140,18 +140,19 @@ def file_chooser_line(chooser: FileChooser) -> str:
 
 
 def download_line(download: Download) -> str:
-    """``Downloaded report.csv (8 KB) from <url>: saved as <path>.``, or how far it got."""
+    """``Downloaded report.csv (8,192 bytes (8 KB)) from <url>: saved as <path>.``, or how far it got (to the byte:
+    an agent compares it with what it expected)."""
     url = clip(one_line(download.url), URL_CHARS)
     name = clip(one_line(download.filename), TITLE_CHARS)
     if download.state == "canceled":
         return f"Started a download of {name} from {url}; it was canceled."
     if download.state == "in progress":
-        total = f" of {human_size(download.total_bytes)}" if download.total_bytes else ""
+        total = f" of {exact_size(download.total_bytes)}" if download.total_bytes else ""
         return (
-            f"Started a download of {name} from {url}; {human_size(download.received_bytes)}{total} so far. "
+            f"Started a download of {name} from {url}; {exact_size(download.received_bytes)}{total} so far. "
             "It goes on in the background."
         )
-    size = human_size(download.received_bytes)
+    size = exact_size(download.received_bytes)
     if download.problem:
         return f"Downloaded {name} ({size}) from {url}, but {download.problem}."
     where = f"saved as {download.path}" if download.path else "saved where this browser saves downloads"
