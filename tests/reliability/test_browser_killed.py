@@ -1,5 +1,6 @@
 """A launched browser SIGKILLed in the middle of a call: the call gets a CONNECTION error
-within 2 s, another connection of the same server is unaffected, and relaunching works.
+within 2 s that says the connection was dropped, another connection of the same server is
+unaffected, and relaunching works.
 
 Calls go through the real registry in-process; the victim is killed, by the pid the launch
 reported, once its call has sent the command it then waits on (a navigation that never loads,
@@ -110,6 +111,8 @@ async def test_a_browser_killed_mid_call(
         **{f"{case}: error type": error, f"{case}: seconds after the kill": round(took, 2)},
     )
     assert error == "CONNECTION", text
+    assert text.startswith(f"Connection 'victim' was dropped: its browser (pid {victim_pid}) died;"), text
+    assert "victim" not in await answer(registry, "chrome_list_connections")  # dropped as it died
     assert took < ANSWER_BOUND_S
     assert bystander == (None, "42"), "the other connection was affected"
 

@@ -59,6 +59,7 @@ class CdpConnection:
         self.browser = CdpSession(self, None, None, default_timeout_s=default_timeout_s)
         self._sessions: dict[str | None, CdpSession] = {None: self.browser}
         self._reader: asyncio.Task[None] | None = None
+        self._on_lost: list[Callable[[], None]] = []
 
     @classmethod
     async def open(cls, transport: Transport, *, default_timeout_s: float = DEFAULT_COMMAND_TIMEOUT_S) -> CdpConnection:
@@ -87,6 +88,12 @@ class CdpConnection:
     @property
     def closed(self) -> bool:
         return self._ended is not None
+
+    def on_lost(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once, when the browser ends the connection (it died or closed its
+        end), as it happens: not when we close it. Why: a dead browser must stop counting as
+        connected before the next call finds out by failing."""
+        self._on_lost.append(callback)
 
     def session(self, session_id: str) -> CdpSession:
         """A session the browser attached (by us or automatically); raises if it is gone."""
@@ -225,3 +232,7 @@ class CdpConnection:
         self._fail_pending(lambda _: True, failure)
         for session in self._sessions.values():
             session.end(failure)
+        callbacks, self._on_lost = self._on_lost, []
+        if not self._closing:
+            for callback in callbacks:
+                callback()

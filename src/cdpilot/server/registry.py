@@ -276,9 +276,9 @@ class Registry:
                 try:
                     result = await self._handlers[tool.name](model, self.ctx)
                 except Exception as exc:
-                    notes += await self._news(tool.name, requests_before)
-                    return self._failure(name, connection_id, exc, arguments or {}, notes, reached=tool.name)
-            return self._success(result, tool.name, [*notes, *await self._news(tool.name, requests_before)])
+                    told = [*await self._news(tool.name, requests_before), *notes]
+                    return self._failure(name, connection_id, exc, arguments or {}, told, reached=tool.name)
+            return self._success(result, tool.name, [*await self._news(tool.name, requests_before), *notes])
         except Exception as exc:
             return self._failure(name, connection_id, exc, arguments or {})
 

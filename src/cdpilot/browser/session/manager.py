@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cdpilot.browser.debugger.debugger_facts import Pause
 from cdpilot.browser.page.origin_policy import OriginPolicy
@@ -88,8 +90,8 @@ class ConnectionManager:
         self._recent: list[str] = []  # least to most recently used
         self._launched: set[LaunchedBrowser] = set()
         self._programs: set[LaunchedProgram] = set()  # Node.js programs we run, ended with us
-        self._news: list[str] = []  # what the next answer tells first: a program that ended meanwhile
-        self._closing: set[asyncio.Future[None]] = set()  # ended programs being let go of
+        self._news: list[str] = []  # what the next answer tells first: a program ended, a browser died
+        self._closing: set[asyncio.Future[None]] = set()  # ended programs and dead browsers being let go of
         self._lock = asyncio.Lock()
 
     @property
@@ -289,10 +291,9 @@ class ConnectionManager:
     def target(self, connection_id: str | None) -> Connection:
         """The connection to act on: `connection_id`, or the active one when None.
 
-        A connection whose browser has died is still returned (its commands fail with a
-        CONNECTION error); it stays listed, with ``alive=False``, until it is disconnected or
-        replaced. A Node.js program that ended is dropped as it ends: asked for by its id, the
-        answer says how it ended."""
+        A browser connection is dropped as its browser dies (`_browser_lost`); a call under
+        way then fails with a CONNECTION error. A Node.js program that ended is dropped as it
+        ends: asked for by its id, the answer says how it ended."""
         if connection_id is None:
             if self.active_id is None:
                 raise BrowserConnectionError("No browser is connected.")
@@ -330,7 +331,35 @@ class ConnectionManager:
     def _add(self, connection: Connection) -> ConnectionInfo:
         self._connections[connection.id] = connection
         self._recent.append(connection.id)
+        if isinstance(connection, BrowserConnection):
+            connection.cdp.on_lost(functools.partial(self._browser_lost, connection))
         return self._info(connection)
+
+    def _browser_lost(self, connection: BrowserConnection) -> None:
+        """Its browser died (or, attached, closed its end): the connection is dropped as it
+        happens, so no dead connection stays active, counts as connected or is listed, and the
+        next page tool finds no browser and starts one; the next answer tells what happened."""
+        if self._connections.get(connection.id) is not connection:
+            return
+        del self._connections[connection.id]
+        if connection.id in self._recent:
+            self._recent.remove(connection.id)
+        info = self._info(connection)
+        what = {"context": "the shared browser", "launched": "its browser"}.get(info.kind)
+        gone = f"{what} (pid {info.pid}) died" if what else "the browser it attached to closed the connection"
+        then = f"'{self.active_id}' is active now" if self.active_id else "no browser is connected now"
+        self._news.append(f"Connection '{connection.id}' was dropped: {gone}; {then}.")
+        self._let_go_later(self._forget_browser(connection))
+
+    async def _forget_browser(self, connection: BrowserConnection) -> None:
+        await connection.close()
+        if connection.process is not None:
+            self._launched.discard(connection.process)
+
+    def _let_go_later(self, closing: Coroutine[Any, Any, None]) -> None:
+        future = asyncio.ensure_future(closing)
+        self._closing.add(future)
+        future.add_done_callback(self._closing.discard)
 
     def _add_node(self, node: NodeConnection) -> ConnectionInfo:
         node.on_end(self._node_ended)
@@ -345,7 +374,7 @@ class ConnectionManager:
         if node.id in self._recent:
             self._recent.remove(node.id)
         self._news.append(node.ended or f"The Node.js program of '{node.id}' ended.")
-        self._closing.add(asyncio.ensure_future(self._forget_program(node)))
+        self._let_go_later(self._forget_program(node))
 
     async def _forget_program(self, node: NodeConnection) -> None:
         await node.close()

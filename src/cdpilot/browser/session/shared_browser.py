@@ -50,6 +50,7 @@ class SharedBrowser:
         self._host: BrowserConnection | None = None
         self._contexts: set[str] = set()
         self._lock = asyncio.Lock()
+        self._burying: set[asyncio.Task[None]] = set()
 
     @property
     def process_count(self) -> int:
@@ -116,7 +117,22 @@ class SharedBrowser:
             launched=self._launched,
             frames=self._frames,
         )
+        host = self._host
+        self._host.cdp.on_lost(lambda: self._bury_later(host))
         return self._host
+
+    def _bury_later(self, host: BrowserConnection) -> None:
+        """The browser died: its contexts went with it. Forget them and reap it now, so the
+        health check tells the truth at once and the next launch starts a new browser (each
+        session's connections to it are dropped by their own managers)."""
+        task = asyncio.ensure_future(self._bury(host))
+        self._burying.add(task)
+        task.add_done_callback(self._burying.discard)
+
+    async def _bury(self, host: BrowserConnection) -> None:
+        async with self._lock:
+            if self._host is host:
+                await self._stop()
 
     async def _release(self, context_id: str) -> None:
         """Dispose of a context (closing its tabs); the browser ends with the last one."""
