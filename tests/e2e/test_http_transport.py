@@ -334,6 +334,47 @@ async def test_an_idle_session_is_ended_and_its_browser_closed() -> None:
         assert server.profiles() == []
 
 
+async def test_a_crash_of_the_shared_browser_is_told_and_the_next_page_tool_starts_another() -> None:
+    with http_server() as server:
+        async with http_client(server) as one, http_client(server) as two:
+            await one.ok("chrome_launch")
+            await two.ok("chrome_launch")
+            assert server.health() == {"status": "ok", "sessions": 2, "browsers": 1, "contexts": 2}
+            (browser,) = [pid for pid in server.browsers() if "--type=" not in Path(f"/proc/{pid}/cmdline").read_text()]
+            os.kill(browser, signal.SIGKILL)
+            wait_until(lambda: server.health()["browsers"] == 0, "/healthz to tell the browser died")
+            assert server.health()["contexts"] == 0
+            for client in (one, two):
+                listed = await client.ok("chrome_list_connections")
+                assert listed.startswith(f"Connection 'browser-1' was dropped: the shared browser (pid {browser}) died")
+                assert listed.endswith("No connections. Launch a browser or connect to a running one."), listed
+                navigated = await client.ok("navigate", url="about:blank")
+                assert navigated.startswith("Opened a context of the shared"), navigated
+            assert server.health() == {"status": "ok", "sessions": 2, "browsers": 1, "contexts": 2}
+
+
+async def test_sigterm_lets_a_call_under_way_finish_with_its_answer() -> None:
+    """The drain: a call due to end about a second after the signal still gets its answer on its
+    stream, and the server then exits with status 0, having logged no broken response."""
+    with http_server() as server:
+        async with http_client(server, delete=False) as client:
+            await client.ok("chrome_launch")
+            async with anyio.create_task_group() as calls:
+                answered: list[str] = []
+
+                async def slow_call() -> None:
+                    expression = "new Promise(r => setTimeout(() => r('finished'), 1300))"
+                    answered.append(await client.ok("evaluate_js", expression=expression))
+
+                calls.start_soon(slow_call)
+                await anyio.sleep(0.3)  # the call is under way
+                server.proc.send_signal(signal.SIGTERM)
+            assert answered == ["finished"] or "finished" in answered[0], answered
+        status, err = await anyio.to_thread.run_sync(server.stop)
+    assert status == 0, err
+    assert "ASGI callable returned without completing response" not in err, err
+
+
 @pytest.mark.parametrize("flags", [(), ("--browser-per-session",)], ids=["shared browser", "browser per session"])
 async def test_sigterm_with_active_sessions_leaves_no_chromium_and_no_profile(flags: tuple[str, ...]) -> None:
     with http_server(*flags) as server:

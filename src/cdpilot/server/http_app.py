@@ -26,6 +26,7 @@ import uvicorn
 from cdpilot_generated.manifests import Mode
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from sse_starlette.sse import AppStatus
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -48,28 +49,54 @@ from cdpilot.server.registry import handler_problems
 from cdpilot.server.sdk_server import build_server
 from cdpilot.server.tool_filter import tools_list_json
 
-DRAIN_SECONDS = 2.0  # how long open requests and streams may finish after SIGTERM
+DRAIN_SECONDS = 2.0  # how long open requests may finish after SIGTERM
+STREAM_END_GRACE_S = 1.0  # for the SSE streams to end once told (sse-starlette looks twice a second)
 SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
 class _Uvicorn(uvicorn.Server):
-    """uvicorn, but a signal only starts the drain: uvicorn's own handling re-raises the signal
-    once shut down, which would end the process by that signal instead of with status 0."""
+    """uvicorn, draining as the docs promise: a signal lets the calls under way finish (for up
+    to `DRAIN_SECONDS`) before the event streams end.
+
+    Why not as it comes: sse-starlette, under every SDK stream, ends all its streams within
+    half a second of uvicorn's signal, so a call due to finish a second later lost its answer
+    ("SSE stream ended without a response"). Its automatic drain is turned off here, and the
+    streams are told to end once no POST is running (`RequestClock.calls_ended`), or the drain is
+    over. Also, uvicorn's own handling re-raises the signal once shut down, which would end
+    the process by that signal instead of with status 0."""
+
+    def __init__(self, config: uvicorn.Config, clock: RequestClock) -> None:
+        super().__init__(config)
+        self._clock = clock
+        self._drain: asyncio.Task[None] | None = None
 
     @contextmanager
     def capture_signals(self) -> Iterator[None]:
         loop = asyncio.get_running_loop()
         for sig in SIGNALS:
-            loop.add_signal_handler(sig, self.handle_exit, sig, None)
+            loop.add_signal_handler(sig, self._start_drain, sig)
         try:
             yield
         finally:
             for sig in SIGNALS:
                 loop.remove_signal_handler(sig)
 
+    def _start_drain(self, sig: int) -> None:
+        self.handle_exit(sig, None)
+        if self._drain is None:
+            self._drain = asyncio.ensure_future(self._end_streams_when_calls_end())
 
-def build_app(mode: Mode, settings: Settings, http: HttpSettings, table: SessionTable) -> AccessLog:
-    """The ASGI app: ``/mcp`` and ``/healthz`` behind the token check, inside the access log."""
+    async def _end_streams_when_calls_end(self) -> None:
+        with anyio.move_on_after(DRAIN_SECONDS):
+            await self._clock.calls_ended()
+        AppStatus.should_exit = True
+
+
+def build_app(
+    mode: Mode, settings: Settings, http: HttpSettings, table: SessionTable
+) -> tuple[AccessLog, RequestClock]:
+    """The ASGI app: ``/mcp`` and ``/healthz`` behind the token check, inside the access log;
+    and the clock of its requests."""
     unlog_refused_header_values()
     server = build_server(table.call_for, tools_list_json(mode, settings.tools), table.files_for)
     server.middleware.append(table.middleware)
@@ -104,7 +131,8 @@ def build_app(mode: Mode, settings: Settings, http: HttpSettings, table: Session
             await table.aclose()
 
     app = Starlette(routes=[Route("/healthz", health, methods=["GET"]), Route("/mcp", clock)], lifespan=lifespan)
-    return AccessLog(BearerAuth(WholeBodies(NoSessionForARefusal(app)), http.auth_token, open_paths=("/healthz",)))
+    guarded = BearerAuth(WholeBodies(NoSessionForARefusal(app)), http.auth_token, open_paths=("/healthz",))
+    return AccessLog(guarded), clock
 
 
 async def serve_http(mode: Mode, settings: Settings, http: HttpSettings) -> int:
@@ -125,14 +153,16 @@ async def serve_http(mode: Mode, settings: Settings, http: HttpSettings) -> int:
     browsers = HttpBrowsers(settings, per_session=http.browser_per_session, max_tabs=http.max_tabs_per_session)
     table = SessionTable(mode, settings, browsers, files_retention_s=http.session_files_retention_s)
     atexit.register(table.kill_all_now)
+    AppStatus.enable_automatic_graceful_drain = False  # _Uvicorn ends the streams, after the calls
+    app, clock = build_app(mode, settings, http, table)
     config = uvicorn.Config(
-        build_app(mode, settings, http, table),
+        app,
         access_log=False,  # AccessLog writes one line per request, without the token or any argument
         log_level="warning",
         lifespan="on",
-        timeout_graceful_shutdown=int(DRAIN_SECONDS),
+        timeout_graceful_shutdown=int(DRAIN_SECONDS + STREAM_END_GRACE_S),
     )
-    server = _Uvicorn(config)
+    server = _Uvicorn(config, clock)
     kept = "a browser process per session" if http.browser_per_session else "one shared browser"
     print(f"cdpilot http: serving {http.url} (at most {http.max_sessions} sessions, {kept})", file=sys.stderr)
     try:

@@ -39,6 +39,13 @@ class RequestClock:
         self._app = app
         self.last_request: dict[str, float] = {}
         self.running: dict[str, int] = {}
+        self._request_ended = anyio.Event()
+
+    async def calls_ended(self) -> None:
+        """Return once no session has a request running (the drain on SIGTERM waits for it)."""
+        while any(self.running.values()):
+            self._request_ended = anyio.Event()
+            await self._request_ended.wait()
 
     def is_idle(self, session_id: str, now: float, timeout_s: float) -> bool:
         last = self.last_request.get(session_id)
@@ -61,6 +68,7 @@ class RequestClock:
             finally:
                 self.running[named] -= 1
                 self.last_request[named] = time.monotonic()
+                self._request_ended.set()
             return
 
         async def note_new_session(message: Message) -> None:
