@@ -50,6 +50,30 @@ window.order = (id) => [...document.getElementById(id).children].map((li) => li.
             + SEEN,
         ),
     ),
+    "/handles": (
+        200,
+        "text/html",
+        html(
+            "Sortable by handles",
+            """<ul id="sortable" style="list-style: none">
+  <li id="a"><span class="handle">≡</span> Apple</li><li id="b"><span class="handle">≡</span> Banana</li>
+  <li id="c"><span class="handle">≡</span> Cherry</li>
+</ul>
+<script>
+// Only the handle starts a drag, as SortableJS's handle option does; the item is dropped after the one let go on.
+let item = null;
+document.addEventListener("pointerdown", (e) => {
+  item = e.target.classList.contains("handle") ? e.target.closest("li") : null;
+});
+document.addEventListener("pointerup", (e) => {
+  const onto = document.elementFromPoint(e.clientX, e.clientY)?.closest("li");
+  if (item && onto && onto !== item) onto.after(item);
+  item = null;
+});
+window.order = (id) => [...document.getElementById(id).children].map((li) => li.id).join(",");
+</script>""",
+        ),
+    ),
     "/board": (
         200,
         "text/html",
@@ -240,3 +264,14 @@ async def test_a_missing_source_or_destination_is_a_state_error_with_help(
     kind, text = await list_page.error("drag_element", **arguments)
     assert kind == "STATE" and message in text and "query_elements" in text, text
     assert await list_page.js("seen") == []
+
+
+async def test_a_handle_dragged_names_the_item_that_moved(client: ModeClient, site_url: str) -> None:
+    """The handle keeps its place inside its item; the answer tells of the item, which changed place."""
+    await client.ok("navigate", url=site_url + "/handles")
+    text = await client.ok("drag_element", selector="#a .handle", to_selector="#c")
+    assert text.startswith(
+        'Dragged span.handle "≡" onto li#c "≡ Cherry" with mouse events (no HTML5 drag began).\n'
+        'Its item li#a "≡ Apple" is now 3 of 3 in ul#sortable (was 1 of 3).'
+    ), text
+    assert await client.js("order('sortable')") == "b,c,a"

@@ -1,6 +1,7 @@
 """The answer after a drag: what was dragged where, how (an HTML5 drag or mouse events), and
-what moved: the dragged element's new place among its siblings, its new parent, or how far its
-box went. The effects and the context follow, as after any action (`action_answers`).
+what moved: the dragged element's (or, for a handle, its item's) new place among its siblings,
+its new parent, or how far its box went. The effects and the context follow, as after any
+action (`action_answers`).
 """
 
 from __future__ import annotations
@@ -25,19 +26,21 @@ def dragged_text(report: DragReport) -> str:
         return f"{first}\nIt is no longer in the page (removed, or replaced by a copy)."
     if report.after is None:
         return first
-    return f"{first}\n{moved_line(report.before, report.after)}"
+    return f"{first}\n{moved_line(report.before, report.after, report.item)}"
 
 
-def moved_line(before: ElementPlace, after: ElementPlace) -> str:
-    """Its new parent, else its new place among its siblings, else how far its box moved."""
+def moved_line(before: ElementPlace, after: ElementPlace, item: str = "") -> str:
+    """Its new parent, else its new place among its siblings, else how far its box moved; of the `item` it
+    belongs to when that is what the drag moved (a handle's drag moves its list item)."""
+    it = f"Its item {item}" if item else "It"
     if after.parent_path != before.parent_path or after.parent != before.parent:
-        return f"It is now in {after.parent} ({_place(after)}); it was in {before.parent} ({_place(before)})."
+        return f"{it} is now in {after.parent} ({_place(after)}); it was in {before.parent} ({_place(before)})."
     if after.position != before.position:
-        return f"It is now {_place(after)} in {after.parent} (was {_place(before)})."
+        return f"{it} is now {_place(after)} in {after.parent} (was {_place(before)})."
     dx, dy = after.x - before.x, after.y - before.y
     if abs(dx) >= MOVE_PX or abs(dy) >= MOVE_PX:
-        return f"It moved by ({_px(round(dx))}, {_px(round(dy))}) px and stays {_place(after)} in {after.parent}."
-    return f"It did not move: still {_place(after)} in {after.parent}."
+        return f"{it} moved by ({_px(round(dx))}, {_px(round(dy))}) px and stays {_place(after)} in {after.parent}."
+    return f"{it} did not move: still {_place(after)} in {after.parent}."
 
 
 def _place(place: ElementPlace) -> str:

@@ -23,7 +23,7 @@ import contextlib
 from typing import Any
 
 from cdpilot.browser.dom.actions import action_report
-from cdpilot.browser.dom.drag_facts import DragReport, ElementPlace
+from cdpilot.browser.dom.drag_facts import DragReport, ElementPlace, moved_level
 from cdpilot.browser.dom.element_input import actionable_point, call_script, send_mouse, wait_actionable
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
 from cdpilot.browser.dom.watch import perform
@@ -74,20 +74,23 @@ async def drag(
     start = await actionable_point(conn, source, timeout_ms, need_enabled=False)
     end = await _centre(conn, target) if target is not None else (start[0] + offset[0], start[1] + offset[1])
     await _check_in_view(conn, end, target)
-    before = ElementPlace.from_page(await call_script(conn, source, "drag_place"))
+    before = [ElementPlace.from_page(place) for place in await call_script(conn, source, "drag_place")]
     html5: list[bool] = []
     effects = await perform(conn, lambda: _drag_input(conn, start, end, html5), timeout_ms=timeout_ms)
     report = await action_report(conn, source, effects, with_context)
     moved_on = effects.navigation is not None or effects.dialog is not None or effects.pause is not None
-    place = None if moved_on else await call_script(conn, source, "drag_place")
+    places = None if moved_on else await call_script(conn, source, "drag_place")
+    after = [ElementPlace.from_page(place) for place in places] if places is not None else None
+    level = moved_level(before, after) if after is not None else 0  # what the answer tells of: see moved_level
     return DragReport(
         action=report,
         destination=target.target if target is not None else None,
         offset=offset,
         html5=bool(html5),
-        before=before,
-        after=ElementPlace.from_page(place) if place is not None else None,
-        left_page=not moved_on and place is None,
+        before=before[level],
+        after=after[level] if after is not None else None,
+        left_page=not moved_on and places is None,
+        item=before[level].name if level else "",
     )
 
 

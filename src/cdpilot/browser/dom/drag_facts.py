@@ -1,5 +1,6 @@
-"""What a drag did, as plain data: where the dragged element sat before and after, where it
-was dropped, and whether the page took it as an HTML5 drag.
+"""What a drag did, as plain data: where the item it moved sat before and after (the dragged
+element, or the ancestor a handle moves: `moved_level`), where it was dropped, and whether the
+page took it as an HTML5 drag.
 
 The page-side ``drag_place.js`` answers JSON; `drag_drop` turns it into these facts at once.
 Nothing here speaks CDP, so the answer renderer imports them without the protocol client.
@@ -7,7 +8,7 @@ Nothing here speaks CDP, so the answer renderer imports them without the protoco
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,8 @@ class ElementPlace:
     """Where an element sits: its parent, its place among that parent's element children, and
     its box's top-left in its document (CSS px, so a scroll does not count as a move)."""
 
+    name: str  # the element itself, e.g. li#a "Apple"
+    draggable: bool
     parent: str  # e.g. ul#todo, "the shadow root of div#host", "the document"
     parent_path: str  # the parent's child positions from the root: equal paths, the same parent
     position: int  # 0-based, among the parent's element children
@@ -29,6 +32,8 @@ class ElementPlace:
     @classmethod
     def from_page(cls, value: Mapping[str, Any]) -> ElementPlace:
         return cls(
+            name=str(value["name"]),
+            draggable=bool(value["draggable"]),
             parent=str(value["parent"]),
             parent_path=str(value["path"]),
             position=int(value["position"]),
@@ -38,9 +43,33 @@ class ElementPlace:
         )
 
 
+def moved_level(before: Sequence[ElementPlace], after: Sequence[ElementPlace]) -> int:
+    """Which of the dragged element (0) and its ancestors (1, 2, …, as `drag_place.js` lists them) the drag
+    moved: the nearest that changed place, else the nearest draggable one, else the element itself.
+
+    A handle's drag moves its item: the handle keeps its place inside the item, the item changes its place.
+    An element changed place when its position among its siblings or its parent changed; a parent told only by
+    its path (look-alike parents) counts when nothing above it moved, since a moved ancestor changes the path of
+    everything inside it."""
+    levels = min(len(before), len(after))
+    moved = [False] * levels
+    for level in reversed(range(levels)):
+        was, now = before[level], after[level]
+        carried = any(moved[level + 1 :])
+        moved[level] = (
+            was.position != now.position
+            or was.parent != now.parent
+            or (was.parent_path != now.parent_path and not carried)
+        )
+    if any(moved):
+        return moved.index(True)
+    return next((level for level, place in enumerate(before[:levels]) if place.draggable), 0)
+
+
 @dataclass(frozen=True)
 class DragReport:
-    """One drag: the action (source element, effects, context), where it went, what moved."""
+    """One drag: the action (source element, effects, context), where it went, what moved (the item: the
+    dragged element, or its ancestor named in `item`)."""
 
     action: ActionReport
     destination: ElementTarget | None  # dropped onto this element, or
@@ -49,3 +78,4 @@ class DragReport:
     before: ElementPlace
     after: ElementPlace | None  # None: it left the page; also when a navigation, dialog or pause followed
     left_page: bool = False  # after is None because the element is gone (not because the page moved on)
+    item: str = ""  # the ancestor whose places before and after are told, when the drag moved it (a handle's item)
