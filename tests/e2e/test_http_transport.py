@@ -259,6 +259,19 @@ async def test_a_file_a_session_writes_is_read_through_its_link_by_that_session_
         assert (await other.client.list_resources(cache_mode="refresh")).resources == []
 
 
+async def test_the_python_client_at_its_defaults_reads_a_20_mib_file_byte_exact(shared_server: HttpServer) -> None:
+    """The SDK's Python client caps a server-sent event at 1 MiB: a read is answered as JSON."""
+    async with http_client(shared_server) as client:
+        saved = await client.ok("browser_screenshot", path="first.png")
+        folder = Path(re.search(r" to (/\S+)/first\.png", saved)[1])  # type: ignore[index]
+        big = os.urandom(20 * 1024 * 1024)
+        (folder / "big.bin").write_bytes(big)
+        (contents,) = (await client.client.read_resource("cdpilot://files/big.bin")).contents
+        assert isinstance(contents, types.BlobResourceContents)
+        assert base64.b64decode(contents.blob) == big
+        assert "big.bin" in str((await client.client.list_resources(cache_mode="refresh")).resources)
+
+
 async def test_ending_a_session_by_delete_closes_its_browser(either_server: HttpServer) -> None:
     """Process, context and tab counts all return to where they were: a session that ends while
     another goes on gives back only its own."""

@@ -45,6 +45,7 @@ from cdpilot.server.http_guard import (
 )
 from cdpilot.server.http_settings import HttpSettings
 from cdpilot.server.idle_sessions import RequestClock, end_idle_sessions
+from cdpilot.server.json_answers import JsonAnswers, answer_reads_as_json
 from cdpilot.server.registry import handler_problems
 from cdpilot.server.sdk_server import build_server
 from cdpilot.server.tool_filter import tools_list_json
@@ -98,6 +99,7 @@ def build_app(
     """The ASGI app: ``/mcp`` and ``/healthz`` behind the token check, inside the access log;
     and the clock of its requests."""
     unlog_refused_header_values()
+    answer_reads_as_json()
     server = build_server(table.call_for, tools_list_json(mode, settings.tools), table.files_for)
     server.middleware.append(table.middleware)
     manager = StreamableHTTPSessionManager(
@@ -131,7 +133,7 @@ def build_app(
             await table.aclose()
 
     app = Starlette(routes=[Route("/healthz", health, methods=["GET"]), Route("/mcp", clock)], lifespan=lifespan)
-    guarded = BearerAuth(WholeBodies(NoSessionForARefusal(app)), http.auth_token, open_paths=("/healthz",))
+    guarded = BearerAuth(WholeBodies(JsonAnswers(NoSessionForARefusal(app))), http.auth_token, open_paths=("/healthz",))
     return AccessLog(guarded), clock
 
 
