@@ -69,7 +69,7 @@ def test_a_scoped_outline_says_which_match_it_outlines() -> None:
     assert outline_answer(empty, max_chars=4000) == 'Outline of "#spacer": no landmarks, headings or controls.'
 
 
-def test_a_cut_outline_counts_what_is_left_and_names_the_parts_to_outline_alone() -> None:
+def test_a_cut_outline_is_a_map_with_a_long_run_on_one_line_and_the_part_that_holds_it_named() -> None:
     links = tuple(OutlineEntry("control", "link", f"Item {i}", 1, f'a[href="/item/{i}"]') for i in range(500))
     page = PageOutline(
         "Sitemap",
@@ -82,32 +82,74 @@ def test_a_cut_outline_counts_what_is_left_and_names_the_parts_to_outline_alone(
             OutlineEntry("control", "link", "About", 1, 'a[href="/about"]'),
         ),
     )
-    text = outline_answer(page, max_chars=600)
-    assert len(text) <= 600
-    assert text == (
+    assert outline_answer(page, max_chars=600) == (
         'Outline of "Sitemap" (501 controls; role "name" = value [state] selector):\n'
         "main body > main\n"
-        '  link "Item 0" a[href="/item/0"]\n'
-        '  link "Item 1" a[href="/item/1"]\n'
-        '  link "Item 2" a[href="/item/2"]\n'
-        '  link "Item 3" a[href="/item/3"]\n'
-        '  link "Item 4" a[href="/item/4"]\n'
-        '  link "Item 5" a[href="/item/5"]\n'
-        '  link "Item 6" a[href="/item/6"]\n'
-        '  link "Item 7" a[href="/item/7"]\n'
-        '  link "Item 8" a[href="/item/8"]\n'
-        '  link "Item 9" a[href="/item/9"]\n'
-        "…492 more items (491 controls) not shown. Outline one part with {param:selector}: "
-        '"body > main" (500 items), "body > footer" (1 item).'
+        '  500 links: "Item 0", "Item 1", "Item 2", "Item 3", "Item 4" … (+495)\n'
+        "contentinfo body > footer\n"
+        '  link "About" a[href="/about"]\n'
+        '…495 items (495 controls) not shown. Outline one part with {param:selector}: "body > main" (500 items).'
     )
+    alone = outline_answer(PageOutline("Sitemap", "body > main", 1, page.entries[:501]), max_chars=400)
+    assert alone.splitlines()[1:4] == [
+        "main body > main",
+        '  link "Item 0" a[href="/item/0"]',
+        '  link "Item 1" a[href="/item/1"]',
+    ]
+    assert alone.splitlines()[-1] == (
+        '…496 items (496 controls) not shown. The rest of "body > main" is in no part named here: '
+        "{tool:query_elements} finds a container or lists it."
+    ), alone
+    assert len(alone) <= 400
+
+
+def test_a_table_in_a_map_shows_its_caption_headers_and_first_rows_and_alone_as_many_rows_as_fit() -> None:
+    rows = []
+    for i in range(50):
+        rows += [OutlineEntry("row", "row", "", 2, "", cells=(f"A-{i}", f"Customer {i}"), inside=1)]
+        rows += [OutlineEntry("control", "link", f"A-{i}", 3, f'a[href="/o/{i}"]')]
+    table = OutlineEntry("table", "table", "Orders", 1, "#orders", inside=100, cells=("Order", "Customer"), rows=50)
+    page = PageOutline(
+        "Shop",
+        "",
+        0,
+        (
+            OutlineEntry("landmark", "main", "", 0, "main", inside=104),
+            table,
+            *rows,
+            OutlineEntry("landmark", "region", "Help", 1, "#help", inside=2),
+            OutlineEntry("heading", "h2", "Help", 2, ""),
+            OutlineEntry("control", "link", "FAQ", 3, 'a[href="/faq"]'),
+        ),
+    )
+    assert outline_answer(page, max_chars=1000) == (
+        'Outline of "Shop" (51 controls; role "name" = value [state] selector):\n'
+        "main main\n"
+        '  table "Orders" #orders (50 rows)\n'
+        '    columns: "Order" | "Customer"\n'
+        '    row: "A-0" | "Customer 0"\n'
+        '      link "A-0" a[href="/o/0"]\n'
+        '    row: "A-1" | "Customer 1"\n'
+        '      link "A-1" a[href="/o/1"]\n'
+        '    row: "A-2" | "Customer 2"\n'
+        '      link "A-2" a[href="/o/2"]\n'
+        "    …47 more rows (47 controls) not shown\n"
+        '  region "Help" #help\n'
+        '    h2 "Help"\n'
+        '      link "FAQ" a[href="/faq"]\n'
+        '…94 items (47 rows, 47 controls) not shown. Outline one part with {param:selector}: "#orders" (50 rows).'
+    )
+    alone = outline_answer(PageOutline("Shop", "#orders", 1, page.entries[1:102]), max_chars=1000)
+    shown = [line for line in alone.splitlines() if line.startswith("    row: ")]
+    assert len(shown) > 3 and len(alone) <= 1000 and '"#orders" (' not in alone.splitlines()[-1], alone
 
 
 def test_a_cut_outline_without_landmarks_points_at_a_container() -> None:
     links = tuple(OutlineEntry("control", "link", f"Item {i}", 0, f"#i{i}") for i in range(100))
     text = outline_answer(PageOutline("Plain", "", 0, links), max_chars=500)
     assert text.endswith(
-        "…84 more items (84 controls) not shown. "
-        "Outline one part with {param:selector} (a container; {tool:query_elements} finds one)."
+        "…85 items (85 controls) not shown. "
+        "The rest of the page is in no part named here: {tool:query_elements} finds a container or lists it."
     )
     assert len(text) <= 500
 
@@ -124,15 +166,14 @@ def test_one_budget_holds_the_whole_outline_with_the_cross_origin_frame_named_as
             *fields,
         ),
     )
-    text = outline_answer(page, max_chars=420)
-    assert len(text) <= 420
+    text = outline_answer(page, max_chars=560)
+    assert len(text) <= 560
     assert text == (
         'Outline of "Pay" (51 controls; role "name" = value [state] selector):\n'
         "Selectors inside cross-origin iframes work with the element tools, which search those frames too.\n"
         'button "Here" #here\n'
         'iframe "Card" #card (cross-origin: http://localhost:8000/card)\n'
-        '  textbox "Field 0" #f0\n'
-        '  textbox "Field 1" #f1\n'
-        "…48 more items (48 controls) not shown. Outline one part with {param:selector}: "
+        '  50 textboxes: "Field 0", "Field 1", "Field 2", "Field 3", "Field 4" … (+45)\n'
+        "…45 items (45 controls) not shown. Outline one part with {param:selector}: "
         '"#card" (50 items).'
     )

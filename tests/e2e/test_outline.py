@@ -14,8 +14,27 @@ from tests.support.site import html
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
+# A big page: a header, a nav of 120 links, a main with headings, a table of 200 rows with a caption and
+# column headers, and a Help section after the table.
+BIG = html(
+    "Big shop",
+    '<header><a href="/" class="logo">Acme</a><button id="cart">Cart</button></header>'
+    '<nav aria-label="Catalogue"><ul>'
+    + "".join(f'<li><a href="/c/{i}">{"Home" if i == 0 else f"Category {i}"}</a></li>' for i in range(120))
+    + '</ul></nav><main id="main"><h1>Your orders</h1><p>Every order of the year.</p><h2>Orders</h2>'
+    '<table id="orders"><caption>Orders 2024</caption>'
+    "<thead><tr><th>Order</th><th>Customer</th><th>Total</th></tr></thead><tbody>"
+    + "".join(
+        f'<tr><td><a href="/orders/{1001 + i}">A-{1001 + i}</a></td><td>Customer {i}</td><td>${i}.00</td></tr>'
+        for i in range(200)
+    )
+    + '</tbody></table><section id="help" aria-labelledby="help-title"><h2 id="help-title">Help</h2>'
+    '<p>Questions?</p><a href="/faq">FAQ</a> <button id="chat">Chat with us</button></section></main>'
+    '<footer><a href="/legal">Legal</a></footer>',
+)
 PAGES = {
     **OUTLINE_PAGES,
+    "/outline/big": (200, "text/html", BIG),
     "/outline/cross": (
         200,
         "text/html",
@@ -212,17 +231,27 @@ async def test_a_long_outline_is_cut_with_its_count_and_the_parts_to_outline_alo
     await client.ok("navigate", url=site_url + "/outline/links")
     text = await client.ok("page_outline")
     assert len(text) <= 4000
-    hint = re.search(r"\n…(\d+) more items \((\d+) controls\) not shown\. (.*)$", text)
-    assert hint is not None, text[-300:]
-    shown = len(outline_lines(text))
-    assert shown + int(hint[1]) == 504  # main, h1, 500 links, footer, its link
-    assert hint[3] == 'Outline one part with selector: "body > main" (501 items), "body > footer" (1 item).'
+    assert text.splitlines()[1:] == [
+        "main body > main",
+        '  h1 "Sitemap"',
+        '    500 links: "Item 0", "Item 1", "Item 2", "Item 3", "Item 4" … (+495)',
+        "contentinfo body > footer",
+        '  link "About" a[href="/about"]',
+        '…495 items (495 controls) not shown. Outline one part with selector: "body > main" (501 items).',
+    ], text
     assert await client.js("document.querySelectorAll('body > main a').length") == 500
+    main = await client.ok("page_outline", selector="body > main")
+    shown = [m["sel"] for m in outline_lines(main) if m["role"] == "link"]
+    assert shown == [f'a[href="/item/{i}"]' for i in range(len(shown))] and len(main) <= 4000, main
+    assert main.splitlines()[-1] == (
+        f'…{500 - len(shown)} items ({500 - len(shown)} controls) not shown. The rest of "body > main" is in no '
+        "part named here: query_elements() finds a container or lists it."
+    ), main[-300:]
     footer = await client.ok("page_outline", selector="body > footer")
     assert footer.splitlines()[1:] == ["contentinfo body > footer", '  link "About" a[href="/about"]']
     if client.mode == "legacy":  # smart mode leaves max_chars out
         small = await client.ok("page_outline", max_chars=500)
-        assert len(small) <= 500 and re.search(r"\n…\d+ more items", small), small
+        assert len(small) <= 500 and re.search(r"\n…\d+ items", small), small
 
 
 async def test_a_cross_origin_iframe_is_outlined_from_its_own_target(client: ModeClient, site_url: str) -> None:
@@ -306,3 +335,97 @@ async def test_an_unknown_selector_is_the_usual_not_found_state_error(client: Mo
     await client.ok("navigate", url=site_url + "/outline/shop")
     kind, text = await client.error("page_outline", selector="#no-such-part")
     assert kind == "STATE" and text.startswith("No element matches the selector."), (kind, text)
+
+
+def named_parts(text: str) -> list[str]:
+    """The selectors of the parts the outline's last line says to outline next."""
+    last = text.splitlines()[-1]
+    return (
+        re.findall(r'"(.+?)" \(\d+ (?:items?|rows?)\)', last.split("selector: ", 1)[1]) if "selector: " in last else []
+    )
+
+
+async def test_a_big_page_is_reached_whole_by_following_the_outlines_own_hints(
+    client: ModeClient, site_url: str
+) -> None:
+    await client.ok("navigate", url=site_url + "/outline/big")
+    seen = [await client.ok("page_outline")]
+    queue = named_parts(seen[0])
+    wanted = ('table "Orders 2024" #orders (200 rows)', 'columns: "Order" | "Customer" | "Total"',
+              'row: "A-1001" | "Customer 0" | "$0.00"', 'link "A-1001" a[href="/orders/1001"]', 'h2 "Help"',
+              'button "Chat with us" #chat')  # fmt: skip
+    while not all(w in "\n".join(seen) for w in wanted) and queue and len(seen) < 3:
+        seen.append(await client.ok("page_outline", selector=queue.pop(0)))
+        queue += [part for part in named_parts(seen[-1]) if part not in queue]
+    assert all(len(text) <= 4000 for text in seen), [len(text) for text in seen]
+    assert [w for w in wanted if w not in "\n".join(seen)] == [], "\n---\n".join(seen)
+
+
+async def test_a_long_run_of_links_is_one_line_with_its_count_and_its_part_shows_them_all(
+    client: ModeClient, site_url: str
+) -> None:
+    await client.ok("navigate", url=site_url + "/outline/big")
+    text = await client.ok("page_outline")
+    assert (
+        '\nnavigation "Catalogue" nav[aria-label="Catalogue"]\n'
+        '  120 links: "Home", "Category 1", "Category 2", "Category 3", "Category 4" … (+115)\n'
+    ) in text, text
+    assert 'nav[aria-label="Catalogue"]' in named_parts(text), text
+    nav = await client.ok("page_outline", selector='nav[aria-label="Catalogue"]')
+    assert len(nav) <= 4000
+    assert nav.splitlines()[1:4] == [
+        'navigation "Catalogue" nav[aria-label="Catalogue"]',
+        '  link "Home" a[href="/c/0"]',
+        '  link "Category 1" a[href="/c/1"]',
+    ], nav
+    listed = [m["name"] for m in outline_lines(nav) if m["role"] == "link"]
+    assert listed == ["Home", *(f"Category {i}" for i in range(1, len(listed)))], listed
+    left = re.search(r"\n…(\d+) items \((\d+) controls\) not shown\.", nav)
+    assert left is not None and len(listed) + int(left[1]) == 120, nav[-400:]
+    assert 'nav[aria-label="Catalogue"]' not in named_parts(nav), nav[-400:]  # no way back to the same part
+    assert "{tool" not in nav and "query_elements" in nav.splitlines()[-1], nav[-400:]
+
+
+async def test_a_table_shows_its_caption_headers_first_rows_and_row_count(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=site_url + "/outline/big")
+    text = await client.ok("page_outline")
+    table = text[text.index('\n      table "Orders 2024"') + 1 :].split("\n      region")[0]
+    assert [line[6:] for line in table.splitlines()] == [
+        'table "Orders 2024" #orders (200 rows)',
+        '  columns: "Order" | "Customer" | "Total"',
+        '  row: "A-1001" | "Customer 0" | "$0.00"',
+        '    link "A-1001" a[href="/orders/1001"]',
+        '  row: "A-1002" | "Customer 1" | "$1.00"',
+        '    link "A-1002" a[href="/orders/1002"]',
+        '  row: "A-1003" | "Customer 2" | "$2.00"',
+        '    link "A-1003" a[href="/orders/1003"]',
+        "  …197 more rows (197 controls) not shown",
+    ], table
+    assert text.splitlines()[-1].startswith("…509 items (197 rows, 312 controls) not shown."), text
+    assert "#orders" in named_parts(text), text
+    alone = await client.ok("page_outline", selector="#orders")
+    assert alone.splitlines()[1:4] == [
+        'table "Orders 2024" #orders (200 rows)',
+        '  columns: "Order" | "Customer" | "Total"',
+        '  row: "A-1001" | "Customer 0" | "$0.00"',
+    ], alone
+    rows = [line for line in alone.splitlines() if line.startswith("  row: ")]
+    assert (
+        len(rows) > 3
+        and rows[-1] == f'  row: "A-{1000 + len(rows)}" | "Customer {len(rows) - 1}" | "${len(rows) - 1}.00"'
+    )
+    left = 200 - len(rows)
+    assert f"\n…{2 * left} items ({left} rows, {left} controls) not shown. The rest of" in alone, alone[-400:]
+    assert "#orders" not in named_parts(alone) and len(alone) <= 4000, alone[-400:]
+
+
+async def test_the_outline_of_a_part_never_points_back_at_that_part(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=site_url + "/outline/big")
+    main = await client.ok("page_outline", selector="main")
+    assert main.splitlines()[1] == "main #main", main
+    parts = named_parts(main)
+    assert parts and "#main" not in parts and "main" not in parts, main[-400:]
+    for part in parts:
+        inner = await client.ok("page_outline", selector=part)
+        assert inner != main and inner.splitlines()[1] != "main #main", inner
+        assert part not in named_parts(inner), inner[-400:]

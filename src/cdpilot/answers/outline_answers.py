@@ -1,25 +1,42 @@
-"""The answer of page_outline: one line per landmark, heading and control, indented by structure.
+"""The answer of page_outline: one line per landmark, heading, table row and control, indented by structure.
 
-A line reads ``role "name" = "value" [states] selector``, each part only when there is one.
-The outline stops at whole lines within `max_chars`; what did not fit is counted, and the
-parts (landmarks, frames) whose items were left out are named by their selectors, so the
-next call can outline one of them alone.
+A line reads ``role "name" = "value" [states] selector``, each part only when there is one; a
+table reads as its caption and row count, its column headers and its rows' cells.
+
+An outline that does not fit `max_chars` whole is a map first: every landmark, frame, heading
+and table line is kept, and the details (controls, rows) fill what is left in document order.
+In that map a long run of like controls (a nav of 120 links) is one line with its count and
+first names, and a table shows its first rows, unless that run or table is the part asked for.
+Whatever is left out is counted where it was, and the last line names the smallest parts that
+hold it, never the part just outlined, so the next call always shows something new.
 """
 
 from __future__ import annotations
 
-from cdpilot.browser.outline.outline_facts import OutlineEntry, PageOutline
+from dataclasses import dataclass
+
+from cdpilot.browser.outline.outline_facts import PART_KINDS, OutlineEntry, PageOutline
 from cdpilot.text import clip, one_line, plural
 
 NAME_CHARS = 60
 VALUE_CHARS = 40
 URL_CHARS = 80
+CELL_CHARS = 30
+ROW_CHARS = 160
 MOST_PARTS = 4  # parts named in the hint to narrow down
+RUN_MIN = 8  # this many like controls in a row are one line in a map
+RUN_NAMES = 5  # names a run's line shows
+TABLE_ROWS = 3  # rows a table shows in a map, unless it is the part asked for
+TOP = -1  # the owner of what no part holds
 
 
 def entry_line(entry: OutlineEntry) -> str:
-    """``  checkbox "Remember me" [checked] #remember``."""
-    parts = ["  " * entry.depth + entry.role]
+    """``  checkbox "Remember me" [checked] #remember``; a table's ``table "Orders" #orders (200 rows)``;
+    a row's ``row: "A-1" | "Ada"``."""
+    indent = "  " * entry.depth
+    if entry.kind == "row":
+        return indent + clip("row: " + " | ".join(f'"{clip(c, CELL_CHARS)}"' for c in entry.cells), ROW_CHARS)
+    parts = [indent + entry.role]
     if entry.name:
         parts.append(f'"{clip(entry.name, NAME_CHARS)}"')
     if entry.value:
@@ -28,11 +45,21 @@ def entry_line(entry: OutlineEntry) -> str:
         parts.append(f"[{', '.join(entry.states)}]")
     if entry.selector:
         parts.append(entry.selector)
+    if entry.kind == "table":
+        parts.append(f"({plural(entry.rows, 'row')})")
     if entry.frame_url:
         parts.append(f"(cross-origin: {clip(one_line(entry.frame_url), URL_CHARS)})")
     if entry.not_outlined:
         parts.append(f"(cross-origin, not outlined: {entry.not_outlined})")
     return " ".join(parts)
+
+
+def _entry_lines(entry: OutlineEntry) -> list[str]:
+    """The entry's line; a table's column headers under it."""
+    if entry.kind == "table" and entry.cells:
+        headers = " | ".join(f'"{clip(c, CELL_CHARS)}"' for c in entry.cells)
+        return [entry_line(entry), "  " * (entry.depth + 1) + clip("columns: " + headers, ROW_CHARS)]
+    return [entry_line(entry)]
 
 
 def _header(outline: PageOutline) -> str:
@@ -50,39 +77,214 @@ def _header(outline: PageOutline) -> str:
     return line
 
 
-def _hint(outline: PageOutline, shown: int) -> str:
-    """What the lines after the first `shown` hold, and the parts to outline alone to see them."""
-    rest = outline.entries[shown:]
-    controls = sum(1 for entry in rest if entry.kind == "control")
-    text = f"…{plural(len(rest), 'more item')} ({plural(controls, 'control')}) not shown."
-    parts: list[str] = []
+@dataclass(frozen=True)
+class _Unit:
+    """Entries `first`..`end` (exclusive) of the outline as the lines a map gives them.
+
+    A structure unit (landmark, frame, heading, table) is always in a map; a detail unit
+    (a control, a run of like controls, a row with its controls) only while it fits. A run's
+    line leaves out all but the names of its first controls: `summary`."""
+
+    first: int
+    end: int
+    lines: tuple[str, ...]
+    owner: int  # the innermost part holding it, or TOP
+    structure: bool
+    summary: bool = False
+
+
+def _owners(entries: tuple[OutlineEntry, ...]) -> list[int]:
+    """The innermost part holding each entry (TOP for none)."""
+    owners: list[int] = []
+    open_parts: list[int] = []
+    for index, entry in enumerate(entries):
+        while open_parts and open_parts[-1] + entries[open_parts[-1]].inside < index:
+            open_parts.pop()
+        owners.append(open_parts[-1] if open_parts else TOP)
+        if entry.kind in PART_KINDS:
+            open_parts.append(index)
+    return owners
+
+
+def _root(outline: PageOutline) -> int | None:
+    """The part the outline was asked for, when it is its first entry and holds all the rest."""
+    entries = outline.entries
+    whole = bool(entries) and entries[0].kind in PART_KINDS and entries[0].inside == len(entries) - 1
+    return 0 if outline.scope and whole else None
+
+
+def _run_line(entries: tuple[OutlineEntry, ...]) -> str:
+    """``  120 links: "Home", "Products", … (+115)``."""
+    first = entries[0]
+    names = ", ".join(f'"{clip(e.name, NAME_CHARS)}"' if e.name else "(no name)" for e in entries[:RUN_NAMES])
+    roles = first.role + ("es" if first.role.endswith(("x", "s")) else "s")
+    return "  " * first.depth + f"{plural(len(entries), first.role, roles)}: {names} … (+{len(entries) - RUN_NAMES})"
+
+
+def _units(outline: PageOutline, owners: list[int], root: int | None) -> tuple[list[_Unit], set[int]]:
+    """The outline as a map's units, and the rows it leaves out whatever the room: a table's past
+    its first `TABLE_ROWS` (by the index of their first entry), unless the table is `root`."""
+    entries = outline.entries
+    units: list[_Unit] = []
+    capped: set[int] = set()
+    shown_rows: dict[int, int] = {}
     index = 0
-    while index < len(outline.entries) and len(parts) < MOST_PARTS:
-        entry = outline.entries[index]
-        holds_unseen = index + entry.inside >= shown and entry.inside > 0
-        if entry.kind in ("landmark", "frame") and entry.selector and holds_unseen:
-            parts.append(f'"{entry.selector}" ({plural(entry.inside, "item")})')
-            index += entry.inside + 1  # its own parts are in it
+    while index < len(entries):
+        entry, owner = entries[index], owners[index]
+        if entry.kind == "row":
+            end = index + 1 + entry.inside
+            shown_rows[owner] = shown_rows.get(owner, 0) + 1
+            if owner != root and shown_rows[owner] > TABLE_ROWS:
+                capped.add(index)
+            lines = tuple(line for e in entries[index:end] for line in _entry_lines(e))
+            units.append(_Unit(index, end, lines, owner, structure=False))
+        elif entry.kind == "control":
+            end = index + 1
+            while end < len(entries) and _alike(entries[end], entry) and owners[end] == owner:
+                end += 1
+            if end - index >= RUN_MIN and owner not in (root, TOP):
+                units.append(_Unit(index, end, (_run_line(entries[index:end]),), owner, False, summary=True))
+            else:
+                end = index + 1
+                units.append(_Unit(index, end, (entry_line(entry),), owner, structure=False))
         else:
-            index += 1
-    if parts:
-        text += f" Outline one part with {{param:selector}}: {', '.join(parts)}."
-    else:
-        text += " Outline one part with {param:selector} (a container; {tool:query_elements} finds one)."
+            end = index + 1
+            units.append(_Unit(index, end, tuple(_entry_lines(entry)), owner, structure=True))
+        index = end
+    return units, capped
+
+
+def _alike(entry: OutlineEntry, first: OutlineEntry) -> bool:
+    return entry.kind == "control" and entry.role == first.role and entry.depth == first.depth
+
+
+@dataclass
+class _Left:
+    """What a map leaves out of one part (or of what no part holds)."""
+
+    items: int = 0
+    rows: int = 0
+    controls: int = 0
+
+    def add(self, entries: tuple[OutlineEntry, ...]) -> None:
+        self.items += len(entries)
+        self.rows += sum(1 for e in entries if e.kind == "row")
+        self.controls += sum(1 for e in entries if e.kind == "control")
+
+    def marker_text(self, table: bool) -> str:
+        """Where a part's entries stop: ``197 more rows (197 controls)`` in a table, else in items."""
+        what = plural(self.rows, "more row") if table else plural(self.items, "more item")
+        return what + (f" ({plural(self.controls, 'control')})" if self.controls else "")
+
+    def total_text(self) -> str:
+        """``509 items (197 rows, 312 controls)``."""
+        counts = [plural(n, word) for n, word in ((self.rows, "row"), (self.controls, "control")) if n]
+        return plural(self.items, "item") + (f" ({', '.join(counts)})" if counts else "")
+
+
+def _map(outline: PageOutline, units: list[_Unit], capped: set[int], *, structure: int, details: int) -> list[str]:
+    """The map: its first `structure` structure units, the first `details` detail units that are
+    not capped, each shown part's left-out entries counted after its last line shown, and the
+    hint naming the parts to outline next."""
+    entries = outline.entries
+    root = _root(outline)
+    owners = _owners(entries)
+    left: dict[int, _Left] = {}  # a part shown, or TOP -> what it holds that is not shown
+    unseen: list[int] = []  # parts whose own line is not shown, outermost ones only
+    lines: list[str] = []
+    last_line: dict[int, int] = {}  # a part (or TOP) -> its last line shown
+    summarized: set[int] = set()
+    total, took_structure, took_details = _Left(), 0, 0
+    for unit in units:
+        held = entries[unit.first : unit.end]
+        outer_unseen = next((p for p in _chain(owners, unit.owner) if p in unseen), None)
+        if unit.structure and outer_unseen is None and took_structure < structure:
+            took_structure += 1
+        elif not unit.structure and outer_unseen is None and unit.first not in capped and took_details < details:
+            took_details += 1
+        else:
+            total.add(held)
+            if outer_unseen is None and unit.structure and entries[unit.first].kind in PART_KINDS:
+                unseen.append(unit.first)
+            elif outer_unseen is None:
+                left.setdefault(unit.owner, _Left()).add(held)
+            continue
+        if unit.summary:
+            summarized.add(unit.owner)
+            total.add(held[RUN_NAMES:])
+        lines += unit.lines
+        own = [unit.first] if entries[unit.first].kind in PART_KINDS else []
+        for part in [*own, *_chain(owners, unit.owner)]:
+            last_line[part] = len(lines) - 1
+    depth = {TOP: -1, **{p: entries[p].depth for p in last_line if p != TOP}}
+    for part in sorted(left, key=lambda p: (last_line.get(p, -1), -depth.get(p, -1)), reverse=True):
+        at = last_line.get(part, -1) + 1
+        if at < len(lines) or part not in (TOP, root):  # at the end, the hint says it
+            lines.insert(
+                at,
+                "  " * (depth.get(part, -1) + 1)
+                + f"…{left[part].marker_text(part != TOP and entries[part].kind == 'table')} not shown",
+            )
+    if total.items:
+        lines.append(_hint(outline, total, [*sorted(set(left) | summarized), *unseen], root))
+    return lines
+
+
+def _chain(owners: list[int], part: int) -> list[int]:
+    """`part` and the parts holding it, innermost first, then TOP."""
+    found = []
+    while part != TOP:
+        found.append(part)
+        part = owners[part]
+    return [*found, TOP]
+
+
+def _hint(outline: PageOutline, total: _Left, short: list[int], root: int | None) -> str:
+    """What is not shown, and where to find it: each part that left something out (`short`), but
+    the part just outlined; and for what no smaller part holds, the element tools."""
+    entries = outline.entries
+    named = sorted(p for p in short if p not in (root, TOP) and entries[p].selector)
+    text = f"…{total.total_text()} not shown."
+    if named:
+        parts = ", ".join(f'"{entries[p].selector}" ({_size_text(entries[p])})' for p in named[:MOST_PARTS])
+        more = f", and {plural(len(named) - MOST_PARTS, 'more part')}" if len(named) > MOST_PARTS else ""
+        text += f" Outline one part with {{param:selector}}: {parts}{more}."
+    if len(named) < len(short):
+        where = f'"{outline.scope}"' if outline.scope else "the page"
+        text += f" The rest of {where} is in no part named here: {{tool:query_elements}} finds a container or lists it."
     return text
 
 
+def _size_text(part: OutlineEntry) -> str:
+    """How much a part holds: a table's rows, else its entries."""
+    return plural(part.rows, "row") if part.kind == "table" else plural(part.inside, "item")
+
+
 def outline_answer(outline: PageOutline, *, max_chars: int) -> str:
-    """The outline in at most `max_chars` characters, cut at a whole line with what is left said."""
+    """The outline in at most `max_chars` characters: whole, else a map with as many details as fit,
+    else as much of the map as fits."""
     header = _header(outline)
-    lines = [entry_line(entry) for entry in outline.entries]
-    whole = "\n".join([header, *lines])
+    whole = "\n".join([header, *(line for entry in outline.entries for line in _entry_lines(entry))])
     if len(whole) <= max_chars:
         return whole
-    used, shown = len(header), 0
-    for line in lines:
-        if used + 1 + len(line) + 1 + len(_hint(outline, shown + 1)) > max_chars:
+    units, capped = _units(outline, _owners(outline.entries), _root(outline))
+    structure = sum(1 for unit in units if unit.structure)
+
+    def fits(lines: list[str]) -> bool:
+        return len(header) + sum(1 + len(line) for line in lines) <= max_chars
+
+    best: list[str] = []
+    for details in range(len(units) + 1):
+        lines = _map(outline, units, capped, structure=structure, details=details)
+        if not fits(lines):
             break
-        used += 1 + len(line)
-        shown += 1
-    return "\n".join([header, *lines[:shown], _hint(outline, shown)])
+        best = lines
+    else:
+        return "\n".join([header, *best])
+    if not best:
+        for shown in range(structure + 1):
+            lines = _map(outline, units, capped, structure=shown, details=0)
+            if shown and not fits(lines):
+                break
+            best = lines
+    return "\n".join([header, *best])

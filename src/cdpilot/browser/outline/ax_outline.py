@@ -4,7 +4,9 @@ Roles, names and states come from ``Accessibility.getFullAXTree`` of every frame
 (`frame_outline` reads them, a cross-origin iframe's in its own target); each frame's
 entries stand under its iframe's line. An iframe whose document could not be read is
 listed as not outlined, with the reason. Ignored nodes (hidden, aria-hidden,
-presentational) are left out, their children kept. Selectors are made by
+presentational) are left out, their children kept. A table is read as its caption (its
+accessible name), its column headers and its rows' cell texts, with the controls in them, so
+an outline can show what the table holds and not only what can be clicked in it. Selectors are made by
 `outline_selectors` for as many entries as an outline of `max_chars` could show.
 """
 
@@ -15,7 +17,7 @@ from typing import Any
 
 from cdpilot.browser.dom.query import resolve_element
 from cdpilot.browser.outline.frame_outline import OutlineTrees, frame_key, read_trees
-from cdpilot.browser.outline.outline_facts import EntryKind, OutlineEntry, PageOutline
+from cdpilot.browser.outline.outline_facts import PART_KINDS, EntryKind, OutlineEntry, PageOutline
 from cdpilot.browser.outline.outline_selectors import SelectorWanted, outline_selectors
 from cdpilot.browser.target import Target, page_of
 
@@ -62,6 +64,8 @@ CONTROLS = frozenset(
 # Chrome's internal role names, as a reader knows the element.
 ROLE_WORDS = {"DisclosureTriangle": "summary", "ColorWell": "color", "Date": "date", "DateTime": "datetime",
               "InputTime": "time", "Iframe": "iframe"}  # fmt: skip
+TABLES = frozenset(("table", "grid", "treegrid"))
+CELLS = frozenset(("cell", "gridcell", "columnheader", "rowheader"))
 FLAG_STATES = ("disabled", "required", "readonly", "focused", "selected", "modal")
 MIN_LINE_CHARS = 8  # the shortest line an outline can hold, e.g. "link #a"
 
@@ -81,11 +85,13 @@ class _Draft:
     inside: int = 0
     frame_url: str = ""
     not_outlined: str = ""
+    cells: tuple[str, ...] = ()
+    rows: int = 0
 
     def entry(self, selector: str) -> OutlineEntry:
         return OutlineEntry(
             self.kind, self.role, self.name, self.depth, selector, self.value, self.states, self.inside,
-            frame_url=self.frame_url, not_outlined=self.not_outlined,
+            frame_url=self.frame_url, not_outlined=self.not_outlined, cells=self.cells, rows=self.rows,
         )  # fmt: skip
 
 
@@ -107,6 +113,7 @@ class _Walk:
     def __init__(self, read: OutlineTrees) -> None:
         self.read = read
         self.drafts: list[_Draft] = []
+        self.tables: list[_Draft] = []  # the tables the walk is in, innermost last
 
     def nodes(self, tree: str, ids: list[str], scope: _Scope) -> None:
         for node_id in ids:
@@ -143,6 +150,12 @@ class _Walk:
                 scope.levels.pop()
             self.drafts.append(_Draft("heading", f"h{level}", name, scope.depth, tree, None))
             scope.levels.append(level)
+        elif role in TABLES:
+            self.table(tree, node, name, backend, scope)
+        elif role == "row" and self.tables:
+            self.row(tree, node, scope)
+        elif role == "caption" and self.tables:
+            self.tables[-1].name = self.tables[-1].name or name
         elif role in LANDMARKS or role == "Iframe":
             kind: EntryKind = "landmark" if role in LANDMARKS else "frame"
             draft = _Draft(kind, ROLE_WORDS.get(role, role), name, scope.depth, tree, backend, states=_states(props))
@@ -156,6 +169,35 @@ class _Walk:
             draft.inside = len(self.drafts) - start
         else:
             self.nodes(tree, children, scope)
+
+    def table(self, tree: str, node: dict[str, Any], name: str, backend: Any, scope: _Scope) -> None:
+        """A table (or grid), its rows under it; its caption is its accessible name."""
+        draft = _Draft("table", "table", name, scope.depth, tree, backend)
+        self.drafts.append(draft)
+        start = len(self.drafts)
+        self.tables.append(draft)
+        self.nodes(tree, [str(c) for c in node.get("childIds", ())], _Scope(scope.depth + 1))
+        self.tables.pop()
+        draft.inside = len(self.drafts) - start
+
+    def row(self, tree: str, node: dict[str, Any], scope: _Scope) -> None:
+        """A row of the innermost table: its cells' texts, then the controls in them under it. The
+        first row of column headers alone, before any other row, is the table's header instead."""
+        table = self.tables[-1]
+        cells = [n for c in node.get("childIds", ()) if (n := self.read.trees[tree].get(str(c))) is not None]
+        cells = [n for n in cells if not n.get("ignored") and n.get("role", {}).get("value") in CELLS]
+        texts = tuple(" ".join(str(n.get("name", {}).get("value", "")).split()) for n in cells)
+        if not table.rows and not table.cells and all(n["role"]["value"] == "columnheader" for n in cells) and cells:
+            table.cells = texts
+            return
+        table.rows += 1
+        draft = _Draft("row", "row", "", scope.depth, tree, None, cells=texts)
+        self.drafts.append(draft)
+        start = len(self.drafts)
+        inner = _Scope(scope.depth + 1)
+        for cell in cells:
+            self.nodes(tree, [str(c) for c in cell.get("childIds", ())], inner)
+        draft.inside = len(self.drafts) - start
 
     def frame(self, tree: str, backend: Any, draft: _Draft, inner: _Scope) -> None:
         """The document an iframe holds, under it; or why it could not be read."""
@@ -180,6 +222,22 @@ def _states(props: dict[str, Any]) -> tuple[str, ...]:
     if props.get("invalid") not in (None, "false"):
         states.append("invalid")
     return tuple(states)
+
+
+def _run_ranks(drafts: list[_Draft]) -> list[int]:
+    """Each entry's place in its run of like controls (same role and depth, one after the other), so
+    that selectors go to the first controls of every run before the long tail of one: an outline
+    too long for its budget shows those first."""
+    ranks: list[int] = []
+    for index, draft in enumerate(drafts):
+        before = drafts[index - 1] if index else None
+        alike = (
+            before is not None
+            and before.kind == draft.kind == "control"
+            and (before.role, before.depth) == (draft.role, draft.depth)
+        )
+        ranks.append(ranks[-1] + 1 if alike else 0)
+    return ranks
 
 
 async def page_outline(conn: Target, *, selector: str | None, max_chars: int) -> PageOutline:
@@ -208,8 +266,11 @@ async def page_outline(conn: Target, *, selector: str | None, max_chars: int) ->
                 walk.node(tree, found, _Scope(0))
                 break
     title = str(main_nodes[0].get("name", {}).get("value", "")) if main_nodes else ""
-    parts = ("landmark", "frame")
-    wanted = [SelectorWanted(d.kind in parts, read.sessions[d.tree], d.tree, d.backend_id) for d in walk.drafts]
+    ranks = _run_ranks(walk.drafts)
+    wanted = [
+        SelectorWanted(d.kind in PART_KINDS, read.sessions[d.tree], d.tree, d.backend_id, rank)
+        for d, rank in zip(walk.drafts, ranks, strict=True)
+    ]
     sessions = list({id(s): s for s in read.sessions.values()}.values())
     selectors = await outline_selectors(conn, wanted, sessions, max_chars // MIN_LINE_CHARS)
     entries = tuple(d.entry(selectors.get(i, "")) for i, d in enumerate(walk.drafts))

@@ -1,10 +1,11 @@
 """What page_outline learns from the accessibility tree, as plain data.
 
-The outline is a flat list in document order, each entry with its depth: landmarks and
-frames nest what they hold, a heading nests what follows it up to the next heading of its
-level or higher. A cross-origin iframe's document, read in its own target, stands under its
-iframe like any other frame's, its selectors unique across the page. `ax_outline` builds
-it; the renderer in `cdpilot.answers.outline_answers` only decides how much of it fits.
+The outline is a flat list in document order, each entry with its depth: landmarks, frames
+and tables nest what they hold, a heading nests what follows it up to the next heading of its
+level or higher, a table row the controls in its cells. A cross-origin iframe's document, read
+in its own target, stands under its iframe like any other frame's, its selectors unique across
+the page. `ax_outline` builds it; the renderer in `cdpilot.answers.outline_answers` only decides
+how much of it fits.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-EntryKind = Literal["landmark", "heading", "control", "frame"]
+EntryKind = Literal["landmark", "heading", "control", "frame", "table", "row"]
+PART_KINDS: tuple[EntryKind, ...] = ("landmark", "frame", "table")  # what an outline of one part can be asked for
 
 
 @dataclass(frozen=True)
@@ -20,13 +22,15 @@ class OutlineEntry:
     """One line of the outline: who it is, where it sits and how to reach it."""
 
     kind: EntryKind
-    role: str  # as the accessibility tree says it ("navigation", "checkbox"); a heading: "h1".."h6"
-    name: str  # the accessible name, "" when it has none
+    role: str  # as the accessibility tree says it ("navigation", "checkbox", "table"); a heading: "h1".."h6"
+    name: str  # the accessible name, "" when it has none (a table's is its caption)
     depth: int
-    selector: str  # unique in its document now; "" for headings, or when none could be made
+    selector: str  # unique in its document now; "" for headings and rows, or when none could be made
     value: str = ""  # a field's value, a select's chosen option, a slider's position
     states: tuple[str, ...] = ()  # e.g. ("checked", "disabled", "expanded", "required")
-    inside: int = 0  # a landmark or frame: how many entries follow it that it holds
+    inside: int = 0  # a part (landmark, frame, table) or a row: how many entries follow it that it holds
+    cells: tuple[str, ...] = ()  # a row: the text of its cells; a table: its column headers
+    rows: int = 0  # a table: how many rows it has, its header row left out
     frame_url: str = ""  # a cross-origin iframe outlined from its own target: its document's URL
     not_outlined: str = ""  # a cross-origin iframe whose document could not be read: why
 

@@ -41,16 +41,19 @@ class SelectorWanted:
     session: CdpSession  # the target whose document holds it
     tree: str  # the frame whose document holds it
     backend_id: int | None  # None for a heading: it gets no selector
+    rank: int = 0  # a control: its place in its run of like controls; the first of every run get theirs first
 
 
 async def outline_selectors(
     conn: Target, wanted: list[SelectorWanted], sessions: list[CdpSession], most: int
 ) -> dict[int, str]:
-    """A selector for each part and for the first controls, `most` in all (or the parts alone when
-    they are more), by index in `wanted`; unique across the page and the cross-origin iframes
+    """A selector for each part and for the controls ranked first, `most` in all (or the parts alone
+    when they are more), by index in `wanted`; unique across the page and the cross-origin iframes
     read (their `sessions`, the page's first)."""
     parts = [i for i, w in enumerate(wanted) if w.part and w.backend_id is not None]
-    controls = [i for i, w in enumerate(wanted) if not w.part and w.backend_id is not None]
+    controls = sorted(
+        (i for i, w in enumerate(wanted) if not w.part and w.backend_id is not None), key=lambda i: wanted[i].rank
+    )
     chosen = parts + controls[: max(0, most - len(parts))]  # every part: the hint of a cut names them
     candidates = CANDIDATES if len(sessions) > 1 else 1
 
