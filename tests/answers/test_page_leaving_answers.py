@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from cdpilot.answers.action_answers import dialog_answered_line, effects_lines
 from cdpilot.answers.page_answers import close_answered_answer, closed_target_answer, navigation_answer, new_tab_answer
+from cdpilot.answers.page_leaving_answers import closed_itself_line
 from cdpilot.browser.dom.element_facts import Effects, Navigation
 from cdpilot.browser.page.page_facts import (
     CloseAsked,
@@ -124,3 +125,14 @@ def test_a_new_tab_whose_load_ran_out_of_time() -> None:
         "The document is parsed (DOMContentLoaded fired): the page can be used, queries and actions work.\n"
         "No request is pending."
     )
+
+
+def test_a_page_that_closed_itself_names_it_and_the_page_current_now() -> None:
+    popup = TargetEntry(None, "T2", "page", "Sign in", "http://127.0.0.1:8000/sign-in", False)
+    shop = TargetEntry(0, "T1", "page", "Shop", "http://127.0.0.1:8000/shop", True)
+    assert closed_itself_line("Clicked #allow", TargetClosed(popup, shop)) == (
+        'Clicked #allow; the tab closed itself ("Sign in" http://127.0.0.1:8000/sign-in); the current page is now '
+        '[0] "Shop" http://127.0.0.1:8000/shop.'
+    )
+    untitled = replace(popup, title="")
+    assert "(http://127.0.0.1:8000/sign-in)" in closed_itself_line("Clicked #allow", TargetClosed(untitled, shop))

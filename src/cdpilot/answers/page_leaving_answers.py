@@ -1,5 +1,5 @@
-"""Answers about leaving a page: one that asks to confirm it (beforeunload), and one whose new
-document never finished loading.
+"""Answers about leaving a page: one that asks to confirm it (beforeunload), one whose new
+document never finished loading, and one that closed itself (a popup's ``window.close()``).
 
 A beforeunload dialog holds the navigation or the close that raised it, so the answer says at
 once that nothing moved yet and how the agent decides. Chrome shows the dialog only to a page
@@ -14,6 +14,7 @@ from cdpilot.browser.page.page_facts import (
     CloseAsked,
     LoadProgress,
     NavigationKind,
+    TargetClosed,
     TargetEntry,
 )
 from cdpilot.text import clip, one_line, plural
@@ -79,3 +80,17 @@ def _page(entry: TargetEntry) -> str:
 
 def _url(url: str) -> str:
     return clip(one_line(url), URL_CHARS)
+
+
+def closed_itself_line(done: str, gone: TargetClosed) -> str:
+    """An action whose page closed itself (a sign-in popup that posts to its opener, then closes): what was done,
+    that the tab closed, and the page current now, which the next tools act on."""
+    return (
+        f"{done}; the tab closed itself ({_title_and_url(gone.closed)}); the current page is now "
+        f"[{gone.current.index}] {_title_and_url(gone.current)}."
+    )
+
+
+def _title_and_url(entry: TargetEntry) -> str:
+    named = f'"{clip(one_line(entry.title), TITLE_CHARS)}" ' if entry.title else ""
+    return named + _url(entry.url)

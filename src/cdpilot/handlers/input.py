@@ -25,6 +25,7 @@ from cdpilot.answers import action_answers as answers
 from cdpilot.answers.drag_answers import dragged_text
 from cdpilot.answers.form_answers import filled_form_text
 from cdpilot.answers.page_answers import close_answered_answer
+from cdpilot.answers.page_leaving_answers import closed_itself_line
 from cdpilot.answers.pause_answers import pause_bundle_lines
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
 from cdpilot.browser.dom import actions, drag_drop, forms
@@ -33,23 +34,32 @@ from cdpilot.browser.dom.keys import parse_key
 from cdpilot.browser.page import tabs
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
-from cdpilot.errors import StateError
+from cdpilot.errors import BrowserConnectionError, StateError
 from cdpilot.handlers.common import browser, downloaded_files, wants_context
+from cdpilot.text import one_line
 from cdpilot.upload_files import resolve_upload_files, upload_root
 
 
 async def click_element(args: ClickElementArgs, ctx: ToolContext) -> ToolResult:
+    """A click that makes its page close itself (a sign-in popup's button) is no failure: the page that opened it
+    (or another) becomes current, and the answer says so."""
     conn = await browser(ctx, args.connection_id)
     full = wants_context(args.include_context, ctx)
-    report = await actions.click(
-        conn,
-        args.selector,
-        args.index,
-        button=args.button,
-        click_count=args.click_count,
-        timeout_ms=args.timeout_ms,
-        with_context=full,
-    )
+    try:
+        report = await actions.click(
+            conn,
+            args.selector,
+            args.index,
+            button=args.button,
+            click_count=args.click_count,
+            timeout_ms=args.timeout_ms,
+            with_context=full,
+        )
+    except BrowserConnectionError:
+        gone = await tabs.replace_closed_page(conn)
+        if gone is None:
+            raise
+        return ToolResult(closed_itself_line(f"Clicked {one_line(args.selector)}", gone))
     first = answers.clicked_line(report, button=args.button, click_count=args.click_count)
     return await _answer(conn, first, report, full)
 

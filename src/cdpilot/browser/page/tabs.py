@@ -106,6 +106,12 @@ async def close_target(conn: BrowserConnection, index: int | None) -> TargetClos
     and the result says so. A page in the background, or one held by a dialog or a debugger
     pause, is closed by the browser without asking. The last page is replaced by a blank one:
     a browser with no page may shut down."""
+    if index is None and (gone := await replace_closed_page(conn)) is not None:
+        raise StateError(
+            f"Nothing was closed: the current page, {_named(gone.closed)}, had already closed itself. The current "
+            f"page is now [{gone.current.index}] {_named(gone.current)}.",
+            suggestion="Close a page by its index ({tool:list_targets} lists them) if you mean to.",
+        )
     pages = _pages(await list_targets(conn))
     closing = next((p for p in pages if (p.current if index is None else p.index == index)), None)
     if closing is None:
@@ -119,6 +125,35 @@ async def close_target(conn: BrowserConnection, index: int | None) -> TargetClos
         conn.features.dialogs.closing = PendingClose(closing, spare)
         return CloseAsked(closing)
     return await _after_current_closed(conn, closing, spare)
+
+
+async def replace_closed_page(conn: BrowserConnection) -> TargetClosed | None:
+    """When the current page has closed itself (``window.close()``, as a sign-in popup does once it has told its
+    opener), make the page that opened it current, else the newest other page (else a new blank one), so that
+    the next tool has a page; what closed and what is current now. None while the current page is there (a
+    session detached from a page that is still open is no close). A closing page's session may end a moment
+    before the browser drops the target: that moment is waited for (bounded)."""
+    page = conn.page
+    target_id = page.target_id
+    assert target_id is not None, "a page session always belongs to a target"
+    with conn.cdp.browser.listen("Target.targetDestroyed") as destroyed:
+        infos = (await conn.cdp.browser.send("Target.getTargets"))["targetInfos"]
+        listed = any(info["targetId"] == target_id for info in infos)
+        if listed and (page.ended is None or not await _until_destroyed(destroyed, target_id)):
+            return None
+    closed = TargetEntry(None, target_id, "page", conn.target_title or "", conn.target_url or "", False)
+    pages = _pages(await list_targets(conn))
+    opener = conn.openers.get(target_id)
+    chosen = next((p for p in pages if p.target_id == opener), pages[-1] if pages else None)
+    if chosen is None:
+        await new_target(conn)
+    else:
+        await conn.use_target(chosen.target_id)
+    return await _closed(conn, closed)
+
+
+def _named(entry: TargetEntry) -> str:
+    return f'"{clip(entry.title, 80)}" ({clip(entry.url, 160)})' if entry.title else clip(entry.url, 160)
 
 
 async def answer_close(conn: BrowserConnection, pending: PendingClose, accept: bool) -> TargetClosed | None:

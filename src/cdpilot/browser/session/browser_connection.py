@@ -79,6 +79,7 @@ class BrowserConnection:
         self.features = PageFeatures(network=NetworkLog(intercepted=self.interceptor.outcome_of))
         self.emulation = TabEmulations(self.browser_context_id)  # every tab's overrides, put back on attach
         self.page_order: list[str] = []  # page target ids in first-seen order: stable tab indexes
+        self.openers: dict[str, str] = {}  # a popup's target id -> the page that opened it (to go back to)
         self._page_frames = Subscriptions()  # a leased context's: the frames of its current page
         self._subscriptions = Subscriptions()
         self._subscriptions.add(
@@ -250,6 +251,7 @@ class BrowserConnection:
 
     def forget_page(self, target_id: str) -> None:
         self.emulation.forget(target_id)
+        self.openers.pop(target_id, None)
         if target_id in self.page_order:
             self.page_order.remove(target_id)
 
@@ -308,6 +310,8 @@ class BrowserConnection:
         info = event.params["targetInfo"]
         if info["type"] == "page" and self.owns(info) and info["targetId"] not in self.page_order:
             self.page_order.append(info["targetId"])
+            if info.get("openerId"):
+                self.openers[info["targetId"]] = str(info["openerId"])
 
     def _on_target_info(self, event: CdpEvent) -> None:
         info = event.params["targetInfo"]
