@@ -78,6 +78,7 @@ from cdpilot_generated.models import (
     RouteRequestsArgs,
     SavePdfArgs,
     SaveStorageStateArgs,
+    ScrollArgs,
     SelectOptionArgs,
     SetCookieArgs,
     SetStorageArgs,
@@ -157,6 +158,7 @@ class HandlerTable(TypedDict, Generic[ContextT, ResultT]):
     route_requests: Callable[[RouteRequestsArgs, ContextT], Awaitable[ResultT]]
     save_pdf: Callable[[SavePdfArgs, ContextT], Awaitable[ResultT]]
     save_storage_state: Callable[[SaveStorageStateArgs, ContextT], Awaitable[ResultT]]
+    scroll: Callable[[ScrollArgs, ContextT], Awaitable[ResultT]]
     select_option: Callable[[SelectOptionArgs, ContextT], Awaitable[ResultT]]
     set_cookie: Callable[[SetCookieArgs, ContextT], Awaitable[ResultT]]
     set_storage: Callable[[SetStorageArgs, ContextT], Awaitable[ResultT]]

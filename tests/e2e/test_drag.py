@@ -181,6 +181,8 @@ async def test_a_card_moved_by_pointer_events_lands_in_the_zone(board_page: Mode
 
 
 async def test_a_slider_knob_dragged_by_an_offset_follows_mouse_events(board_page: ModeClient) -> None:
+    if await board_page.refused_in_smart("drag_element", selector="#knob", offset_x=120):
+        return  # smart mode drops onto elements only
     text = await board_page.ok("drag_element", selector="#knob", offset_x=120)
     assert text.startswith(
         "Dragged div#knob by (+120, 0) px with mouse events (no HTML5 drag began).\n"
@@ -193,6 +195,8 @@ async def test_a_slider_knob_dragged_by_an_offset_follows_mouse_events(board_pag
 async def test_an_html5_item_dragged_by_an_offset_onto_a_list(list_page: ModeClient) -> None:
     middle = "((r) => r.top + r.height / 2)"
     below = await list_page.js(f"{middle}(done.getBoundingClientRect()) - {middle}(c.getBoundingClientRect())")
+    if await list_page.refused_in_smart("drag_element", selector="#c", offset_y=below):
+        return
     text = await list_page.ok("drag_element", selector="#c", offset_y=below)
     assert text.startswith(
         f'Dragged li#c "Cherry" by (0, +{below:g}) px as an HTML5 drag (dragstart, dragover, drop).\n'
@@ -204,6 +208,8 @@ async def test_an_html5_item_dragged_by_an_offset_onto_a_list(list_page: ModeCli
 async def test_a_dialog_opened_by_the_press_is_said_and_the_button_is_released_once_answered(
     board_page: ModeClient,
 ) -> None:
+    if await board_page.refused_in_smart("drag_element", selector="#alarm", offset_x=50):
+        return
     text = await board_page.ok("drag_element", selector="#alarm", offset_x=50)
     assert 'Opened an alert dialog: "pressed"' in text, text
     await board_page.ok("handle_dialog", accept=True)
@@ -215,6 +221,8 @@ async def test_a_dialog_opened_by_the_press_is_said_and_the_button_is_released_o
 async def test_a_pause_in_the_press_handler_is_answered_and_the_button_released_once_resumed(
     board_page: ModeClient,
 ) -> None:
+    if await board_page.refused_in_smart("drag_element", selector="#halt", offset_x=50):
+        return
     await board_page.ok("debugger_enable")
     try:
         text = await board_page.ok("drag_element", selector="#halt", offset_x=50)
@@ -242,6 +250,8 @@ async def test_a_destination_too_far_to_see_with_the_source_is_refused_before_an
 async def test_both_or_neither_destination_is_refused_before_the_page_sees_anything(
     list_page: ModeClient, destination: dict[str, object], given: str
 ) -> None:
+    if "offset_x" in destination and await list_page.refused_in_smart("drag_element", selector="#a", **destination):
+        return
     kind, text = await list_page.error("drag_element", selector="#a", **destination)
     assert kind == "VALIDATION" and "Give one destination" in text and given in text, text
     assert await list_page.js("seen") == []

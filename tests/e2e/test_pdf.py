@@ -54,8 +54,6 @@ async def test_a_tall_page_is_saved_as_a_pdf_of_several_pages(
 async def test_landscape_turns_the_paper(client: ModeClient, site_url: str, output_dir: Path) -> None:
     await client.ok("navigate", url=f"{site_url}/tall")
     portrait = await client.ok("save_pdf", path="portrait.pdf")
-    if await client.refused_in_smart("save_pdf", path="landscape.pdf", landscape=True):
-        return
     answer = await client.ok("save_pdf", path="landscape.pdf", landscape=True)
     assert answer.endswith(" (letter, landscape).")
     boxes = media_boxes((output_dir / client.mode / "landscape.pdf").read_bytes())
@@ -67,18 +65,19 @@ async def test_landscape_turns_the_paper(client: ModeClient, site_url: str, outp
     )
 
 
-async def test_paper_and_scale_are_legacy_only(client: ModeClient, site_url: str, output_dir: Path) -> None:
-    """Smart mode omits them (x-cdpilot.omit): refused by name; the legacy tool takes them."""
+async def test_paper_landscape_and_scale_shape_the_pdf(client: ModeClient, site_url: str, output_dir: Path) -> None:
+    """Both modes take them (smart's page(action="pdf") too); print_background stays legacy-only."""
     await client.ok("navigate", url=f"{site_url}/tall")
-    if client.mode == "smart":
-        for name, value in (("paper", "a4"), ("scale", 0.5), ("print_background", False)):
-            kind, text = await client.error("save_pdf", path="a4.pdf", **{name: value})
-            assert kind == "VALIDATION" and f"- {name}: expected no such parameter in smart mode" in text
-        return
-    answer = await client.ok("save_pdf", path="a4.pdf", paper="a4", scale=0.5, print_background=False)
-    assert answer.endswith(" (a4, portrait).")
+    full = await client.ok("save_pdf", path="a4-full.pdf", paper="a4", landscape=True)
+    assert full.endswith(" (a4, landscape)."), full
+    answer = await client.ok("save_pdf", path="a4.pdf", paper="a4", landscape=True, scale=0.5)
+    assert answer.endswith(" (a4, landscape)."), answer
     boxes = media_boxes((output_dir / client.mode / "a4.pdf").read_bytes())
-    assert boxes and all(abs(width - 8.27 * 72) < 1 and abs(height - 11.69 * 72) < 1 for width, height in boxes)
+    assert boxes and all(abs(width - 11.69 * 72) < 1 and abs(height - 8.27 * 72) < 1 for width, height in boxes)
+    assert len(boxes) == pages_said(answer) < pages_said(full)  # half the scale: fewer pages for the same page
+    if await client.refused_in_smart("save_pdf", path="plain.pdf", print_background=False):
+        return
+    assert (await client.ok("save_pdf", path="plain.pdf", print_background=False)).endswith(" (letter, portrait).")
 
 
 async def test_a_path_outside_the_output_dir_is_refused(client: ModeClient, site_url: str, output_dir: Path) -> None:

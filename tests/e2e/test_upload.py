@@ -1,6 +1,7 @@
 """File upload through the real server in both modes: files from the upload directory (here the
-output directory, the default) reach the page as a user's pick would, and every path that is not
-a readable file inside it is refused before anything is sent.
+output directory, the default) reach the page as a user's pick would, or dropped onto a drop zone
+as a user's drag from the desktop would, and every path that is not a readable file inside it is
+refused before anything is sent.
 """
 
 from __future__ import annotations
@@ -35,6 +36,31 @@ for (const input of document.querySelectorAll("input[type=file]")) {
     document.getElementById("result").textContent = `${input.id}=` + read.join("|");
   });
 }
+</script>""",
+        ),
+    ),
+    "/drop": (
+        200,
+        "text/html",
+        html(
+            "Drop",
+            """<div style="height: 1500px">Scroll down to drop</div>
+<div id="zone" style="width: 300px; height: 120px; border: 2px dashed">Drop files here</div>
+<div id="inert" style="width: 300px; height: 120px">Just text</div>
+<div id="result"></div>
+<script>
+const zone = document.getElementById("zone");
+zone.addEventListener("dragover", (event) => event.preventDefault());
+zone.addEventListener("drop", async (event) => {
+  event.preventDefault();
+  const files = Array.from(event.dataTransfer.files);
+  zone.textContent = files.map((f) => `${f.name} ${f.size} B`).join(", ");
+  const read = await Promise.all(files.map(async (f) => `${f.name}:${f.size}:${await f.text()}`));
+  document.getElementById("result").textContent = "zone=" + read.join("|");
+});
+document.getElementById("inert").addEventListener("drop", () => {
+  document.getElementById("result").textContent = "inert=dropped";
+});
 </script>""",
         ),
     ),
@@ -110,10 +136,31 @@ async def test_paths_that_are_not_readable_files_inside_the_upload_directory_are
     assert await client.js("document.getElementById('result').textContent") == ""
 
 
-async def test_an_element_that_is_not_a_file_input_or_takes_one_file_is_refused(
-    client: ModeClient, upload_page: Path
-) -> None:
-    kind, text = await client.error("upload_file", selector="#pick", files=["notes.txt"])
-    assert kind == "VALIDATION" and "button#pick" in text and "is not a file input" in text, text
+async def test_an_input_that_takes_one_file_refuses_two(client: ModeClient, upload_page: Path) -> None:
     kind, text = await client.error("upload_file", selector="#one", files=["notes.txt", "docs/a.csv"])
     assert kind == "VALIDATION" and "takes one file, not 2" in text, text
+
+
+async def test_files_dropped_on_a_drop_zone_arrive_with_their_contents(
+    client: ModeClient, upload_page: Path, site_url: str
+) -> None:
+    await client.ok("navigate", url=site_url + "/drop")
+    text = await client.ok("upload_file", selector="#zone", files=["notes.txt", "docs/a.csv"])
+    assert text.startswith(
+        'Dropped 2 files onto div#zone "Drop files here": notes.txt (10 B), a.csv (4 B); the page took the drop. '
+        'Now it reads "notes.txt 10 B, a.csv 4 B".'
+    ), text
+    assert await result(client) == "zone=notes.txt:10:- ship it\n|a.csv:4:x,y\n"
+
+
+async def test_an_element_that_takes_no_drop_is_said_to_have_refused_it(
+    client: ModeClient, upload_page: Path, site_url: str
+) -> None:
+    await client.ok("navigate", url=site_url + "/drop")
+    kind, text = await client.error("upload_file", selector="#inert", files=["notes.txt"])
+    assert kind == "STATE" and "div#inert" in text and "did not take the files" in text, text
+    assert "no dragover handler there accepted the drag, so the page got no drop event" in text, text
+    assert await client.js("document.getElementById('result').textContent") == ""
+    kind, text = await client.error("upload_file", selector="#zone", files=["missing.txt"])
+    assert kind == "VALIDATION" and "no such file" in text, text  # paths are checked for drops too
+    assert await client.js("document.getElementById('zone').textContent") == "Drop files here"

@@ -59,6 +59,7 @@ from cdpilot_generated.models.input import (
     HandleDialogArgs,
     HoverElementArgs,
     PressKeyArgs,
+    ScrollArgs,
     SelectOptionArgs,
     UploadFileArgs,
 )
@@ -173,6 +174,7 @@ __all__ = [
     'RouteRequestsArgs',
     'SavePdfArgs',
     'SaveStorageStateArgs',
+    'ScrollArgs',
     'SelectOptionArgs',
     'SetCookieArgs',
     'SetStorageArgs',

@@ -140,6 +140,29 @@ class PressKeyArgs(ArgsModel):
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 
+class ScrollArgs(ArgsModel):
+    """
+    Scroll the page or a scrollable element (selector) a page down/up or to the top/bottom; with only a selector, scroll that element into view; with until, scroll step by step until a text or selector is in the page (virtualized and infinite lists), then into view. Says what moved and where it is now.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    selector: Annotated[str | None, Field(description='CSS selector.', min_length=1)] = None
+    index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
+    to: Annotated[
+        Literal['down', 'up', 'top', 'bottom'] | None,
+        Field(
+            description='A page down or up, or all the way to the top or bottom (with until: the direction, down or up).'
+        ),
+    ] = None
+    until: Annotated[
+        str | None, Field(description='Scroll until this text or CSS selector is in the page, then bring it into view.')
+    ] = None
+    max_steps: Annotated[int, Field(description='Most page-sized steps while looking for until.', ge=1, le=500)] = 50
+    connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
+
+
 class SelectOptionArgs(ArgsModel):
     """
     Choose a <select> option by value or label.

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from cdpilot.answers.console_answers import console_bundle_lines
 from cdpilot.answers.page_leaving_answers import action_leave_asked_lines, leave_answered_line
+from cdpilot.browser.dom.drag_facts import FileDrop
 from cdpilot.browser.dom.element_facts import (
     ActionReport,
     Effects,
@@ -19,12 +20,14 @@ from cdpilot.browser.dom.element_facts import (
     OpenedPage,
     PageContext,
 )
+from cdpilot.browser.dom.scroll_facts import SEARCH_LIMIT_S, ScrollMove, ScrollReport
 from cdpilot.browser.page.page_facts import DialogInfo, Download
-from cdpilot.text import clip, exact_size, one_line
+from cdpilot.text import clip, exact_size, one_line, plural
 
 URL_CHARS = 160
 TITLE_CHARS = 80
 VALUE_CHARS = 80
+DROP_TEXT_CHARS = 300  # a drop zone often lists what it took
 CLICK_VERBS = {1: "Clicked", 2: "Double-clicked", 3: "Triple-clicked"}
 
 
@@ -79,6 +82,17 @@ def uploaded_line(report: ActionReport, files: Sequence[tuple[str, int]]) -> str
     if list(report.uploaded) != [name for name, _ in files]:
         held = ", ".join(clip(one_line(name), VALUE_CHARS) for name in report.uploaded)
         line += f" Now the input holds: {held}." if held else " The page emptied the input afterwards."
+    return line
+
+
+def dropped_line(drop: FileDrop, files: Sequence[tuple[str, int]]) -> str:
+    """``Dropped 2 files onto div#zone "Drop here": a.txt (10 B), b.txt (4 B); the page took the
+    drop. Now div#zone reads "a.txt, b.txt".``"""
+    listed = ", ".join(f"{clip(one_line(name), VALUE_CHARS)} ({exact_size(size)})" for name, size in files)
+    element = target_text(drop.action.element)
+    line = f"Dropped {plural(len(files), 'file')} onto {element}: {listed}; the page took the drop."
+    if drop.text_after:
+        line += f' Now it reads "{clip(one_line(drop.text_after), DROP_TEXT_CHARS)}".'
     return line
 
 
@@ -177,3 +191,64 @@ def action_lines(first: str, report: ActionReport) -> list[str]:
 
 def _article(word: str) -> str:
     return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"
+
+
+def scrolled_line(report: ScrollReport) -> str:
+    """What a scroll moved and where each box is now; for a search, what it found or what
+    stopped it. E.g. ``Scrolled the page down 630 px (now at 630–1,350 of 8,000 px).``"""
+    moves = ", ".join(_move_text(move) for move in report.moves)
+    if report.until is not None:
+        return _search_text(report, moves)
+    if report.asked == "into_view":
+        element = target_text(report.element)
+        if not report.moves:
+            line = f"{element} was in view already; nothing scrolled."
+        else:
+            line = f"Scrolled {element} into view: {moves}."
+        return line if report.in_view else line + " It is still not in the viewport (hidden, or clipped by its box)."
+    move = report.moves[0]
+    if move.after == move.before:
+        return f"Nothing moved: {_box(move)} is {_position_text(move)}."
+    return f"Scrolled {moves}."
+
+
+def _search_text(report: ScrollReport, moves: str) -> str:
+    wanted = f'"{clip(one_line(report.until or ""), VALUE_CHARS)}"'
+    steps = plural(report.steps, "step") + (" up" if report.asked == "up" else " down")
+    moved = any(move.after != move.before for move in report.moves)
+    if report.found:
+        how = f"the selector {wanted}" if report.found_by == "selector" else wanted
+        after = f"after {steps}" if report.steps else "without a page step"
+        line = f"Found {how} in {clip(one_line(report.found), VALUE_CHARS)} {after}; "
+        line += f"scrolled it into view: {moves}." if moved else "it was in view already."
+        return line if report.in_view else line + " It is still not in the viewport (hidden, or clipped by its box)."
+    box = _box(report.moves[0]) if report.moves else "the page"
+    stopped = {
+        "steps": f"stopped after {steps} (max_steps)",
+        "time": f"stopped after {steps} (the search's {SEARCH_LIMIT_S:.0f} s limit)",
+    }.get(report.stop, f"reached the {'top' if report.asked == 'up' else 'bottom'} of {box} after {steps}")
+    where = moves if moved else f"{box} is {_position_text(report.moves[0])}" if report.moves else ""
+    return f"{wanted} is not in the page: {stopped} without finding it" + (f"; {where}." if where else ".")
+
+
+def _box(move: ScrollMove) -> str:
+    return move.box if move.box == "the page" else clip(one_line(move.box), VALUE_CHARS)
+
+
+def _move_text(move: ScrollMove) -> str:
+    """``div#list down 1,200 px (now at 1,200–1,500 of 6,000 px)``."""
+    delta = move.after - move.before
+    way = f"down {delta:,} px" if delta > 0 else f"up {-delta:,} px" if delta < 0 else "not moved"
+    return f"{_box(move)} {way} (now {_position_text(move)})"
+
+
+def _position_text(move: ScrollMove) -> str:
+    """Where a box is: ``at the bottom, 7,280–8,000 of 8,000 px``, ``at 630–1,350 of 8,000 px``."""
+    if move.height <= move.client:
+        return f"not scrollable (all {move.height:,} px fit)"
+    shown = f"{move.after:,}–{min(move.after + move.client, move.height):,} of {move.height:,} px"
+    if move.after <= 0:
+        return f"at the top, {shown}"
+    if move.after + move.client >= move.height - 1:
+        return f"at the bottom, {shown}"
+    return f"at {shown}"

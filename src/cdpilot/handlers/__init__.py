@@ -66,6 +66,7 @@ HANDLERS: HandlerTable[ToolContext, ToolResult] = {
     "handle_dialog": input.handle_dialog,
     "hover_element": input.hover_element,
     "press_key": input.press_key,
+    "scroll": input.scroll,
     "select_option": input.select_option,
     "upload_file": input.upload_file,
     "go_back": navigation.go_back,

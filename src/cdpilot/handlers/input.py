@@ -17,6 +17,7 @@ from cdpilot_generated.models import (
     HandleDialogArgs,
     HoverElementArgs,
     PressKeyArgs,
+    ScrollArgs,
     SelectOptionArgs,
     UploadFileArgs,
 )
@@ -28,7 +29,8 @@ from cdpilot.answers.page_answers import close_answered_answer
 from cdpilot.answers.page_leaving_answers import closed_itself_line
 from cdpilot.answers.pause_answers import pause_bundle_lines
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
-from cdpilot.browser.dom import actions, drag_drop, forms
+from cdpilot.browser.dom import actions, drag_drop, forms, scrolling
+from cdpilot.browser.dom.drag_facts import FileDrop
 from cdpilot.browser.dom.element_facts import ActionReport
 from cdpilot.browser.dom.keys import parse_key
 from cdpilot.browser.page import tabs
@@ -102,8 +104,10 @@ async def upload_file(args: UploadFileArgs, ctx: ToolContext) -> ToolResult:
     sizes = [(path.name, (await asyncio.to_thread(path.stat)).st_size) for path in files]
     conn = await browser(ctx, args.connection_id)
     full = wants_context(args.include_context, ctx)
-    report = await actions.upload(conn, args.selector, args.index, files, with_context=full)
-    return await _answer(conn, answers.uploaded_line(report, sizes), report, full)
+    given = await drag_drop.give_files(conn, args.selector, args.index, files, with_context=full)
+    if isinstance(given, FileDrop):
+        return await _answer(conn, answers.dropped_line(given, sizes), given.action, full)
+    return await _answer(conn, answers.uploaded_line(given, sizes), given, full)
 
 
 async def hover_element(args: HoverElementArgs, ctx: ToolContext) -> ToolResult:
@@ -152,6 +156,15 @@ async def select_option(args: SelectOptionArgs, ctx: ToolContext) -> ToolResult:
         with_context=full,
     )
     return await _answer(conn, answers.selected_line(report), report, full)
+
+
+async def scroll(args: ScrollArgs, ctx: ToolContext) -> ToolResult:
+    scrolling.check_scroll(args.to, args.until)
+    conn = await browser(ctx, args.connection_id)
+    report = await scrolling.scroll(
+        conn, args.selector, args.index, to=args.to, until=args.until, max_steps=args.max_steps
+    )
+    return ToolResult(answers.scrolled_line(report))
 
 
 async def _answer(conn: BrowserConnection, first: str, report: ActionReport, full: bool) -> ToolResult:

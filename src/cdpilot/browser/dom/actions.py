@@ -208,22 +208,12 @@ async def select(
 
 
 async def upload(
-    conn: BrowserConnection, selector: str, index: int, files: list[Path], *, with_context: bool = False
+    conn: BrowserConnection, element: ElementHandle, files: list[Path], *, with_context: bool = False
 ) -> ActionReport:
-    """Give a file input `files` (checked paths), as a user picking them would: the page gets
-    its input and change events. No visibility is needed: pages often hide the input behind a
-    styled button."""
-    conn.features.raise_if_blocked(NEEDS_RUNNING.format(doing="An upload"))
-    element = await resolve_element(conn, selector, index)
+    """Give the file input `element` `files` (checked paths), as a user picking them would: the
+    page gets its input and change events. No visibility is needed: pages often hide the input
+    behind a styled button. (`drag_drop.give_files` drops them on any other element.)"""
     facts = await call_script(conn, element, "file_input")
-    if not facts["fileInput"]:
-        raise ArgumentError(
-            f"{element.description} is not a file input.",
-            problems=[FieldProblem("selector", "an input[type=file]", element.description)],
-            suggestion="Upload into the page's file input: {tool:query_elements} with "
-            '{param:query_elements.selector}="input[type=file]" and {param:query_elements.include_hidden}=true '
-            "finds it, hidden ones included.",
-        )
     if facts["disabled"]:
         raise StateError(f"{element.description} is disabled.", suggestion="Do what enables it first, then retry.")
     if len(files) > 1 and not facts["multiple"]:

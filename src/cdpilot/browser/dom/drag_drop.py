@@ -20,10 +20,13 @@ the page is blocked those commands are sent anyway and finish once it runs again
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 from typing import Any
 
-from cdpilot.browser.dom.actions import action_report
-from cdpilot.browser.dom.drag_facts import DragReport, ElementPlace, moved_level
+from cdpilot.browser.dom import actions
+from cdpilot.browser.dom.actions import NEEDS_RUNNING, action_report
+from cdpilot.browser.dom.drag_facts import DragReport, ElementPlace, FileDrop, moved_level
+from cdpilot.browser.dom.element_facts import ActionReport
 from cdpilot.browser.dom.element_input import actionable_point, call_script, send_mouse, wait_actionable
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
 from cdpilot.browser.dom.watch import perform
@@ -35,6 +38,10 @@ STEPS = 10  # moves from the source to the drop point: enough for pages that fol
 PRESSED = {"button": "left", "buttons": 1}
 # What ends a dialog or a pause (a navigation clears the page's contexts, and its pause with them).
 RUNNING_AGAIN = ("Page.javascriptDialogClosed", "Debugger.resumed", "Runtime.executionContextsCleared")
+# A file dragged in from outside the browser may be copied, linked or moved (Chrome's
+# DragOperationsMask bits): whichever dropEffect the page picks, the drop is allowed.
+FILE_DRAG_OPERATIONS = 1 | 2 | 16
+FILE_DROP_TIMEOUT_MS = 5000
 
 
 def check_destination(to_selector: str | None, offset_x: float | None, offset_y: float | None) -> tuple[float, float]:
@@ -216,3 +223,46 @@ async def _check_in_view(conn: BrowserConnection, point: tuple[float, float], ta
         suggestion="The two are too far apart to see both at once: make the viewport larger with "
         "{tool:browser_set_viewport}, or drag in two steps.",
     )
+
+
+async def give_files(
+    conn: BrowserConnection, selector: str, index: int, files: list[Path], *, with_context: bool = False
+) -> ActionReport | FileDrop:
+    """Upload `files` (checked paths): a file input takes them as picked (`actions.upload`); any
+    other element gets them dropped on it, as a user dragging them from their desktop does."""
+    conn.features.raise_if_blocked(NEEDS_RUNNING.format(doing="An upload"))
+    element = await resolve_element(conn, selector, index)
+    if (await call_script(conn, element, "file_input"))["fileInput"]:
+        return await actions.upload(conn, element, files, with_context=with_context)
+    return await _drop_files(conn, element, files, with_context)
+
+
+async def _drop_files(
+    conn: BrowserConnection, element: ElementHandle, files: list[Path], with_context: bool
+) -> FileDrop:
+    """A drag that carries the files enters the page at the element's visible centre (scrolled
+    in, not covered), moves over it and drops. The browser fires the drop event only when a
+    dragover handler accepted the drag (cancelled it): without one this is no drop zone, and a
+    StateError says so, since nothing reached the page."""
+    point = await actionable_point(conn, element, FILE_DROP_TIMEOUT_MS, need_enabled=False)
+    data = {"items": [], "files": [str(path) for path in files], "dragOperationsMask": FILE_DRAG_OPERATIONS}
+    await call_script(conn, element, "file_drop", "arm")
+
+    async def events() -> None:
+        for kind in ("dragEnter", "dragOver", "drop"):
+            await _drag_event(conn, kind, point, data)
+
+    effects = await perform(conn, events, timeout_ms=FILE_DROP_TIMEOUT_MS)
+    report = await action_report(conn, element, effects, with_context)
+    if effects.navigation is not None or effects.dialog is not None or effects.pause is not None:
+        return FileDrop(report, text_after="")  # a handler ran; the page can no longer say more
+    seen = await call_script(conn, element, "file_drop", "read")
+    if not seen["dropped"]:
+        raise StateError(
+            f"{element.description} did not take the files: no dragover handler there accepted the drag, so "
+            "the page got no drop event. It is neither a file input nor a drop zone.",
+            suggestion="Drop onto the element that says it takes files (its text or a dashed box), or upload "
+            "into the page's file input ({tool:query_elements} with {param:query_elements.selector}="
+            '"input[type=file]" and {param:query_elements.include_hidden}=true lists them).',
+        )
+    return FileDrop(report, text_after=str(seen["text"]))

@@ -79,3 +79,11 @@ class DragReport:
     after: ElementPlace | None  # None: it left the page; also when a navigation, dialog or pause followed
     left_page: bool = False  # after is None because the element is gone (not because the page moved on)
     item: str = ""  # the ancestor whose places before and after are told, when the drag moved it (a handle's item)
+
+
+@dataclass(frozen=True)
+class FileDrop:
+    """Files dropped onto an element that is not a file input (a drop zone), and what it shows after."""
+
+    action: ActionReport
+    text_after: str  # the element's text once the page handled the drop; "" when a navigation, dialog or pause came
