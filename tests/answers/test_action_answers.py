@@ -11,6 +11,7 @@ from cdpilot.answers.action_answers import (
     filled_line,
     hovered_line,
     pressed_line,
+    scrolled_line,
     selected_line,
     target_text,
 )
@@ -24,6 +25,7 @@ from cdpilot.browser.dom.element_facts import (
     OpenedPage,
     PageContext,
 )
+from cdpilot.browser.dom.scroll_facts import ScrollMove, ScrollReport
 from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.browser.page.page_facts import DialogInfo
 
@@ -141,3 +143,26 @@ def test_context_lines_and_the_whole_answer() -> None:
         'Element: value "3", focused',
         'Page: "Checkout" http://127.0.0.1:8000/cart',
     ]
+
+
+def test_scroll_answers_say_what_moved_and_where_it_is_now() -> None:
+    page = ScrollMove("the page", 0, 630, 8000, 720)
+    assert scrolled_line(ScrollReport(None, "down", (page,))) == (
+        "Scrolled the page down 630 px (now at 630–1,350 of 8,000 px)."
+    )
+    bottom = ScrollMove("div#box", 1700, 1700, 2000, 300)
+    assert scrolled_line(ScrollReport(None, "down", (bottom,))) == (
+        "Nothing moved: div#box is at the bottom, 1,700–2,000 of 2,000 px."
+    )
+    searched = ScrollMove("div#vlist", 0, 1315, 30000, 300)
+    assert scrolled_line(ScrollReport(None, "down", (searched,), until="Row 5000", steps=5, stop="steps")) == (
+        '"Row 5000" is not in the page: stopped after 5 steps down (max_steps) without finding it; '
+        "div#vlist down 1,315 px (now at 1,315–1,615 of 30,000 px)."
+    )
+    found = ScrollReport(
+        None, "down", (searched,), until="Row 44", found='div.row "Row 44"', found_by="text", steps=5, in_view=True
+    )
+    assert scrolled_line(found) == (
+        'Found "Row 44" in div.row "Row 44" after 5 steps down; scrolled it into view: '
+        "div#vlist down 1,315 px (now at 1,315–1,615 of 30,000 px)."
+    )
