@@ -10,7 +10,7 @@ from cdpilot.answers.site_data_answers import (
     state_loaded_lines,
     storage_answer,
 )
-from cdpilot.browser.page.page_facts import Cookie, StorageState, WebStorage
+from cdpilot.browser.page.page_facts import Cookie, StorageNotLoaded, StorageState, WebStorage
 
 SID = Cookie("sid", "v" * 100, ".example.com", "/", 1_800_000_000, True, True, "Lax", 103)
 
@@ -70,10 +70,15 @@ def test_storage_lists_entries_and_databases_or_says_what_is_missing() -> None:
     )
 
 
-def test_a_load_names_the_origins_it_could_not_reach() -> None:
-    state = StorageState(2, (("http://a.test", 1),))
-    assert state_loaded_lines(state, ["http://b.test"]) == [
-        "Loaded 2 cookies and the localStorage of http://a.test (1 key).",
-        "Not loaded: the localStorage of http://b.test, since no page of it is open; open one with "
-        "{tool:navigate} and load the file again.",
+def test_a_load_names_the_storage_it_could_not_write_and_why() -> None:
+    state = StorageState(2, (("http://a.test", 1),), (("http://a.test", 2),))
+    not_loaded = [
+        StorageNotLoaded("local", "http://b.test", "unreachable", "its page did not open: net::ERR_BLOCKED_BY_CLIENT"),
+        StorageNotLoaded("session", "http://c.test", "other tab", "http://a.test"),
+    ]
+    assert state_loaded_lines(state, not_loaded) == [
+        "Loaded 2 cookies, the localStorage of http://a.test (1 key) and the sessionStorage of http://a.test (2 keys).",
+        "Not loaded: the localStorage of http://b.test: its page did not open: net::ERR_BLOCKED_BY_CLIENT.",
+        "Not loaded: the sessionStorage of http://c.test: sessionStorage is per tab, and this tab is at "
+        "http://a.test. Load the file again from a page of http://c.test, or in a new tab ({tool:new_target}).",
     ]

@@ -13,9 +13,31 @@ from tests.support.site import html
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
-NAVIGATE = {"legacy": "navigate()", "smart": 'navigate(action="goto")'}
+NEW_TAB = {"legacy": "new_target()", "smart": 'target(action="new")'}
 TOKEN = "tok-" + "x" * 60
 PAGES = {
+    "/login": (
+        200,
+        "text/html",
+        html(
+            "Log in",
+            """<script>localStorage.setItem("user", "ada"); sessionStorage.setItem("cart", "3");</script>""",
+        ),
+        {"Set-Cookie": "session=abc; Path=/"},
+    ),
+    "/account": (
+        200,
+        "text/html",
+        html(
+            "Account",
+            """<p id="who"></p>
+<script>
+const cookie = document.cookie.includes("session=abc") ? "cookie" : "no cookie";
+const cart = "cart " + (sessionStorage.getItem("cart") || "empty");
+document.getElementById("who").textContent = [localStorage.getItem("user") || "nobody", cart, cookie].join(", ");
+</script>""",
+        ),
+    ),
     "/app": (
         200,
         "text/html",
@@ -88,26 +110,31 @@ async def test_a_saved_state_brings_a_login_back(app: ModeClient, site_url: str,
     await app.ok("set_cookie", name="theme", value="dark")
     text = await app.ok("save_storage_state", path="states/login.json")
     saved = output_dir / app.mode / "states" / "login.json"
-    assert text == f"Saved 2 cookies and the localStorage of {site_url} (1 key) to {saved}.", text
+    stores = f"the localStorage of {site_url} (1 key) and the sessionStorage of {site_url} (1 key)"
+    assert text == f"Saved 2 cookies, {stores} to {saved}.", text
     document = json.loads(saved.read_text())
     assert {c["name"] for c in document["cookies"]} == {"sid", "theme"}
-    assert document["origins"] == [{"origin": site_url, "localStorage": [{"name": "token", "value": TOKEN}]}]
+    assert document["origins"] == [
+        {
+            "origin": site_url,
+            "localStorage": [{"name": "token", "value": TOKEN}],
+            "sessionStorage": [{"name": "tab", "value": "1"}],
+        }
+    ]
 
     await app.ok("delete_cookies")
     await app.ok("clear_storage")
     text = await app.ok("load_storage_state", path="states/login.json")
-    assert text == f"Loaded 2 cookies and the localStorage of {site_url} (1 key).", text
+    assert text == f"Loaded 2 cookies, {stores}.", text
     assert await app.js("localStorage.getItem('token')") == TOKEN
     await app.ok("reload")
     assert await app.js("document.getElementById('who').textContent") == "dark"
 
-    await app.ok("navigate", url="about:blank")
+    await app.ok("navigate", url="about:blank")  # no page of the site open: loaded all the same
+    await app.ok("delete_cookies")
     text = await app.ok("load_storage_state", path="states/login.json")
-    assert text.splitlines() == [
-        "Loaded 2 cookies.",
-        f"Not loaded: the localStorage of {site_url}, since no page of it is open; open one with "
-        f"{NAVIGATE[app.mode]} and load the file again.",
-    ], text
+    assert text == f"Loaded 2 cookies, {stores}.", text
+    assert "[1]" not in await app.ok("list_targets")  # the hidden tab that wrote the localStorage is gone
 
 
 @pytest.mark.parametrize(
@@ -121,3 +148,48 @@ async def test_a_state_that_cannot_be_loaded_is_refused(
     (output_dir / app.mode / "bad.json").write_text('{"cookies": {}}')
     kind, text = await app.error("load_storage_state", path=path)
     assert kind == "VALIDATION" and problem in text and "path" in text, text
+
+
+async def test_one_load_restores_a_login_with_its_session_storage_into_a_blank_tab(
+    client: ModeClient, site_url: str
+) -> None:
+    """Saved on the site, loaded into a fresh blank tab with no page of the site open: one call writes the cookie,
+    the localStorage and (into this tab) the sessionStorage, so the first visit of the app is logged in."""
+    await client.ok("navigate", url=f"{site_url}/account")
+    await client.ok("delete_cookies")
+    await client.ok("clear_storage")
+    await client.ok("clear_storage", area="session")
+    await client.ok("navigate", url=f"{site_url}/login")
+    text = await client.ok("save_storage_state", path="states/account.json")
+    assert text.startswith(
+        f"Saved 1 cookie, the localStorage of {site_url} (1 key) and the sessionStorage of {site_url} (1 key) to "
+    ), text
+    await client.ok("delete_cookies")
+    await client.ok("clear_storage")
+    await client.ok("new_target")  # a tab with no sessionStorage, and no page of the site open anywhere
+    await client.ok("close_target", index=0)
+
+    text = await client.ok("load_storage_state", path="states/account.json")
+    assert text == (
+        f"Loaded 1 cookie, the localStorage of {site_url} (1 key) and the sessionStorage of {site_url} (1 key)."
+    ), text
+    assert await client.js("location.href") == "about:blank"  # the tab is as it was
+    await client.ok("navigate", url=f"{site_url}/account")
+    assert await client.js("document.getElementById('who').textContent") == "ada, cart 3, cookie"
+
+
+async def test_session_storage_of_another_origin_than_the_tab_is_said_not_loaded(
+    client: ModeClient, site_url: str
+) -> None:
+    """sessionStorage is the tab's: a tab showing another origin (localhost: the same site, another origin) gets
+    the cookie and the localStorage, and the answer says the sessionStorage was left out and why."""
+    await client.ok("navigate", url=f"{site_url}/login")
+    await client.ok("save_storage_state", path="states/other.json")
+    other = site_url.replace("127.0.0.1", "localhost")
+    await client.ok("navigate", url=f"{other}/account")
+    lines = (await client.ok("load_storage_state", path="states/other.json")).splitlines()
+    assert lines[0].startswith("Loaded ") and f"the localStorage of {site_url} (1 key)." in lines[0], lines
+    assert lines[1:] == [
+        f"Not loaded: the sessionStorage of {site_url}: sessionStorage is per tab, and this tab is at {other}. "
+        f"Load the file again from a page of {site_url}, or in a new tab ({NEW_TAB[client.mode]}).",
+    ], lines

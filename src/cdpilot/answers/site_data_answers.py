@@ -11,7 +11,7 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from cdpilot.browser.page.page_facts import Cookie, StorageState, WebStorage
+from cdpilot.browser.page.page_facts import Cookie, StorageNotLoaded, StorageState, WebStorage
 from cdpilot.text import clip, one_line, plural
 
 VALUE_CHARS = 40
@@ -109,20 +109,26 @@ def state_saved_line(path: str, state: StorageState) -> str:
     return f"Saved {_state_text(state)} to {path}."
 
 
-def state_loaded_lines(state: StorageState, left_out: Sequence[str]) -> list[str]:
+def state_loaded_lines(state: StorageState, not_loaded: Sequence[StorageNotLoaded]) -> list[str]:
+    """What loading a storage state wrote, then each origin's storage it could not write, with why and what to do."""
     lines = [f"Loaded {_state_text(state)}."]
-    if left_out:
-        lines.append(
-            f"Not loaded: the localStorage of {', '.join(left_out)}, since no page of it is open; open one with "
-            "{tool:navigate} and load the file again."
-        )
+    for missed in not_loaded:
+        store = f"the {missed.area}Storage of {missed.origin}"
+        if missed.reason == "other tab":
+            lines.append(
+                f"Not loaded: {store}: sessionStorage is per tab, and this tab is at {missed.detail}. Load the file "
+                f"again from a page of {missed.origin}, or in a new tab ({{tool:new_target}})."
+            )
+        else:
+            lines.append(f"Not loaded: {store}: {missed.detail}.")
     return lines
 
 
 def _state_text(state: StorageState) -> str:
     parts = [plural(state.cookies, "cookie")]
     parts += [f"the localStorage of {origin} ({plural(keys, 'key')})" for origin, keys in state.origins]
-    return " and ".join(parts)
+    parts += [f"the sessionStorage of {origin} ({plural(keys, 'key')})" for origin, keys in state.sessions]
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
 
 
 def _expiry(expires: float | None) -> str:

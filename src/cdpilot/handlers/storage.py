@@ -90,5 +90,5 @@ async def load_storage_state(args: LoadStorageStateArgs, ctx: ToolContext) -> To
     data = await asyncio.to_thread(read_output, ctx.settings.output_dir, args.path, field="path")
     document = site_data.parse_storage_state(data)
     conn = await browser(ctx, args.connection_id)
-    state, left_out = await site_data.apply_storage_state(conn, document)
-    return ToolResult("\n".join(answers.state_loaded_lines(state, left_out)))
+    state, not_loaded = await site_data.apply_storage_state(conn, document)
+    return ToolResult("\n".join(answers.state_loaded_lines(state, not_loaded)))

@@ -91,10 +91,23 @@ class WebStorage:
 
 @dataclass(frozen=True)
 class StorageState:
-    """What a storage-state file held or was given: cookies, and localStorage by origin."""
+    """What a storage-state file held or was given: cookies, and localStorage and sessionStorage by origin."""
 
     cookies: int
     origins: tuple[tuple[str, int], ...]  # (origin, localStorage keys)
+    sessions: tuple[tuple[str, int], ...] = ()  # (origin, sessionStorage keys)
+
+
+@dataclass(frozen=True)
+class StorageNotLoaded:
+    """A saved origin's web storage that loading a storage state could not write, and why."""
+
+    area: Literal["local", "session"]
+    origin: str
+    # "unreachable": no page of the origin could be opened (`detail` says why); "other tab": sessionStorage,
+    # which is per tab, of an origin the current tab is not at (`detail`: where it is)
+    reason: Literal["unreachable", "other tab"]
+    detail: str
 
 
 @dataclass

@@ -4,26 +4,43 @@ Cookies are the browser's (``Storage.getCookies`` on the browser session: every 
 only the current page's); localStorage and sessionStorage are the current page's origin's,
 read and written by a page script, so what is shown is what the page itself sees.
 
-A storage state is cookies plus localStorage by origin, as JSON: the shape Playwright's
-``storageState`` uses, so a file from either tool loads in the other. Loading sets every
-cookie, and the localStorage of the current page's origin: Chrome changes a page's storage
-only through a page of that origin (``DOMStorage`` finds the storage by its frames). The
-result names the origins left out, so the agent can open one of their pages and load again.
+A storage state is cookies plus localStorage (and, a cdpilot addition other tools ignore,
+sessionStorage) by origin, as JSON: the shape Playwright's ``storageState`` uses, so a file
+from either tool loads in the other. Saving takes every cookie and the current page's
+origin's storage. Loading is one step: every cookie, and each origin's storage wherever the
+current tab is. Chrome writes an origin's storage only through a page of that origin
+(``DOMStorage`` finds the storage by its frames), so each origin is visited in a hidden tab
+of the same browser context, served an empty page of ours (the site itself is not asked, so
+no request of the visit reaches it) while the storage is written. sessionStorage is per tab:
+it goes into the current tab, through the current page when it is of that origin, through
+such a visit of the current tab when it shows no site yet (a blank tab, which it is again
+afterwards, its history reset); otherwise it is left out, and the answer says so.
 """
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import contextlib
 import json
+from collections.abc import Sequence
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from cdpilot.browser.own_scripts import own_expression, page_script
-from cdpilot.browser.page.page_facts import Cookie, StorageState, WebStorage
+from cdpilot.browser.page.page_facts import Cookie, StorageNotLoaded, StorageState, WebStorage
 from cdpilot.browser.session.browser_connection import BrowserConnection
-from cdpilot.errors import ArgumentError, CdpCommandError, FieldProblem, StateError
+from cdpilot.cdp import CdpSession, EventStream
+from cdpilot.errors import ArgumentError, CdpCommandError, CdpilotError, FieldProblem, StateError
 
 Area = Literal["local", "session"]
 StorageOp = Literal["get", "set", "clear"]
+Items = list[tuple[str, str]]
+BLANK = "about:blank"
+# What a hidden visit is served instead of the site's page: the storage needs a document of the origin, nothing more.
+EMPTY_PAGE = base64.b64encode(b"<!doctype html><title>cdpilot: writing saved storage</title>").decode()
+EVERY_REQUEST = {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}
+VISIT_LOAD_S = 5.0
 
 
 async def cookies(conn: BrowserConnection, *, domain: str | None = None, name: str | None = None) -> list[Cookie]:
@@ -108,22 +125,26 @@ async def web_storage(
 
 
 async def storage_state(conn: BrowserConnection) -> tuple[dict[str, Any], StorageState]:
-    """Every cookie and the current origin's localStorage, as a storage-state document."""
+    """Every cookie and the current origin's localStorage and sessionStorage, as a storage-state document."""
     all_cookies = await cookies(conn)
     origins: list[dict[str, Any]] = []
     if _page_host(conn) is not None:
-        local = await web_storage(conn, "get", "local")
-        if local.entries:
-            items = [{"name": k, "value": v} for k, v in local.entries]
-            origins.append({"origin": local.origin, "localStorage": items})
+        local, session = await web_storage(conn, "get", "local"), await web_storage(conn, "get", "session")
+        entry: dict[str, Any] = {"origin": local.origin, "localStorage": _items_json(local.entries)}
+        if session.entries:
+            entry["sessionStorage"] = _items_json(session.entries)
+        if local.entries or session.entries:
+            origins.append(entry)
     document = {"cookies": [_cookie_json(c) for c in all_cookies], "origins": origins}
-    summary = StorageState(len(all_cookies), tuple((o["origin"], len(o["localStorage"])) for o in origins))
+    summary = StorageState(len(all_cookies), *_counts(origins))
     return document, summary
 
 
-async def apply_storage_state(conn: BrowserConnection, document: dict[str, Any]) -> tuple[StorageState, list[str]]:
-    """Set the document's cookies, and its localStorage for the current origin; returns what
-    was applied and the origins whose localStorage was not (no page of theirs is open)."""
+async def apply_storage_state(
+    conn: BrowserConnection, document: dict[str, Any]
+) -> tuple[StorageState, list[StorageNotLoaded]]:
+    """Set the document's cookies and write each origin's localStorage and sessionStorage (see the module
+    docstring); what was written, and what could not be, with why."""
     raw_cookies, origins = _checked(document)
     if raw_cookies:
         try:
@@ -134,17 +155,117 @@ async def apply_storage_state(conn: BrowserConnection, document: dict[str, Any])
                 f"The browser refused the file's cookies: {exc.cdp_message}.",
                 problems=[FieldProblem("path", "a storage state with valid cookies", "a cookie it refused")],
             ) from exc
+    local = [(str(o["origin"]), _items(o, "localStorage")) for o in origins if _items(o, "localStorage")]
+    session = [(str(o["origin"]), _items(o, "sessionStorage")) for o in origins if _items(o, "sessionStorage")]
+    not_loaded = await _in_hidden_tab(conn, local) if local else []
     current = _origin(conn.target_url or "")
-    applied, left_out = [], []
-    for entry in origins:
-        items = [(str(item["name"]), str(item["value"])) for item in entry.get("localStorage", [])]
-        if entry["origin"] != current:
-            left_out.append(str(entry["origin"]))
-            continue
-        for key, value in items:
-            await web_storage(conn, "set", "local", key, value)
-        applied.append((current, len(items)))
-    return StorageState(len(raw_cookies), tuple(applied)), left_out
+    elsewhere = [(origin, items) for origin, items in session if origin != current]
+    for key, value in next((items for origin, items in session if origin == current), []):
+        await web_storage(conn, "set", "session", key, value)
+    if elsewhere and current:
+        not_loaded += [StorageNotLoaded("session", origin, "other tab", current) for origin, _ in elsewhere]
+    elif elsewhere:
+        not_loaded += await _in_blank_tab(conn, elsewhere)
+    missed = {(n.area, n.origin) for n in not_loaded}
+    written = StorageState(
+        len(raw_cookies),
+        tuple((origin, len(items)) for origin, items in local if ("local", origin) not in missed),
+        tuple((origin, len(items)) for origin, items in session if ("session", origin) not in missed),
+    )
+    return written, not_loaded
+
+
+async def _in_hidden_tab(conn: BrowserConnection, origins: Sequence[tuple[str, Items]]) -> list[StorageNotLoaded]:
+    """Write each origin's localStorage through a hidden tab of the connection's browser context, closed after."""
+    created = await conn.cdp.browser.send(
+        "Target.createTarget", {"url": BLANK, "background": True, **conn.context_scope}
+    )
+    target_id = str(created["targetId"])
+    try:
+        session = await conn.cdp.attach(target_id)
+        await session.send("Page.enable")
+        return await _visit(session, "local", origins)
+    finally:
+        with contextlib.suppress(CdpilotError):
+            await conn.cdp.browser.send("Target.closeTarget", {"targetId": target_id})
+        conn.forget_page(target_id)
+
+
+async def _in_blank_tab(conn: BrowserConnection, origins: Sequence[tuple[str, Items]]) -> list[StorageNotLoaded]:
+    """Write each origin's sessionStorage through the current tab, which shows no site: blank again after, with
+    no history of the visits."""
+    page = conn.page
+    try:
+        return await _visit(page, "session", origins)
+    finally:
+        with contextlib.suppress(CdpilotError):
+            await page.send("Page.navigate", {"url": BLANK})
+            await page.send("Page.resetNavigationHistory")
+
+
+async def _visit(session: CdpSession, area: Area, origins: Sequence[tuple[str, Items]]) -> list[StorageNotLoaded]:
+    """Bring `session`'s page to each origin, served `EMPTY_PAGE` for every request it makes meanwhile, and write
+    the origin's items there; the origins it could not reach."""
+    not_loaded: list[StorageNotLoaded] = []
+    with session.listen("Fetch.requestPaused") as paused:
+        serving = asyncio.ensure_future(_serve_empty(session, paused))
+        try:
+            await session.send("Fetch.enable", EVERY_REQUEST)
+            for origin, items in origins:
+                problem = await _write_at(session, origin, area, items)
+                if problem:
+                    not_loaded.append(StorageNotLoaded(area, origin, "unreachable", problem))
+        finally:
+            serving.cancel()
+            with contextlib.suppress(CdpilotError):
+                await session.send("Fetch.disable")
+    return not_loaded
+
+
+async def _serve_empty(session: CdpSession, paused: EventStream) -> None:
+    while True:
+        event = await paused.next()
+        reply = {"responseCode": 200, "responseHeaders": [{"name": "Content-Type", "value": "text/html"}]}
+        with contextlib.suppress(CdpilotError):  # the visit may have moved on
+            await session.send(
+                "Fetch.fulfillRequest", {"requestId": event.params["requestId"], **reply, "body": EMPTY_PAGE}
+            )
+
+
+async def _write_at(session: CdpSession, origin: str, area: Area, items: Items) -> str:
+    """Write `items` into `area` of `origin` through `session`'s page; why not, or "" once written."""
+    if not _origin(origin) or _origin(origin) != origin:
+        return "it is not an http(s) origin"
+    with session.listen("Page.loadEventFired") as loaded:
+        reply = await session.send("Page.navigate", {"url": origin + "/"})
+        if reply.get("errorText"):
+            return f"its page did not open: {reply['errorText']}"
+        try:
+            async with asyncio.timeout(VISIT_LOAD_S):
+                await loaded.next()
+        except TimeoutError:
+            return "its page did not load"
+    arguments = json.dumps([origin, area, items])
+    expression = own_expression(f"(\n{page_script('restore_storage')}\n)(...{arguments})")
+    result = await session.send("Runtime.evaluate", {"expression": expression, "returnByValue": True, "silent": True})
+    if "exceptionDetails" in result or result["result"].get("value") is None:
+        return "its page did not take the storage"
+    return ""
+
+
+def _items(entry: dict[str, Any], area: str) -> Items:
+    return [(str(item["name"]), str(item["value"])) for item in entry.get(area, [])]
+
+
+def _items_json(entries: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+    return [{"name": k, "value": v} for k, v in entries]
+
+
+def _counts(origins: Sequence[dict[str, Any]]) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
+    """(origin, keys) of each origin's localStorage, then of its sessionStorage, leaving out the empty ones."""
+    local = tuple((str(o["origin"]), len(o["localStorage"])) for o in origins if o.get("localStorage"))
+    session = tuple((str(o["origin"]), len(o["sessionStorage"])) for o in origins if o.get("sessionStorage"))
+    return local, session
 
 
 def parse_storage_state(data: bytes) -> dict[str, Any]:
@@ -173,6 +294,12 @@ def _checked(document: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
     for entry in origins:
         if not isinstance(entry, dict) or not isinstance(entry.get("origin"), str):
             raise KeyError("an origin entry without its origin")
+        for area in ("localStorage", "sessionStorage"):
+            items = entry.get(area, [])
+            if not isinstance(items, list) or not all(
+                isinstance(i, dict) and {"name", "value"} <= i.keys() for i in items
+            ):
+                raise KeyError(f"a {area} that is not a list of name and value")
     return raw_cookies, origins
 
 
