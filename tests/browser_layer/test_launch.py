@@ -22,6 +22,7 @@ import pytest
 from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.page.tabs import new_target
 from cdpilot.browser.session.launch_options import LaunchOptions
+from cdpilot.browser.session.launcher import spawn_ahead
 from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.cdp import CdpSession
 from cdpilot.errors import ArgumentError, BrowserConnectionError
@@ -292,7 +293,10 @@ async def test_a_browser_killed_mid_call_fails_the_call_promptly_and_can_be_repl
     async with asyncio.timeout(3):
         with pytest.raises(BrowserConnectionError, match="Lost the connection to the browser"):
             await hanging
-    assert [i.alive for i in manager.list()] == [False]
+    assert manager.list() == []  # dropped as its browser died, and said in the next answer:
+    assert manager.ended_news() == [
+        f"Connection 'victim' was dropped: its browser (pid {info.pid}) died; no browser is connected now."
+    ]
     again = await manager.launch(LaunchOptions(connection_id="victim"))
     assert again.alive and again.pid != info.pid
     assert info.user_data_dir is not None and leftovers_of(info.user_data_dir) == []
@@ -335,3 +339,37 @@ async def test_kill_all_now_during_a_launch_ends_it_cleanly(manager: ConnectionM
     assert manager.list() == []
     [profile] = [a.split("=", 1)[1] for a in args if a.startswith("--user-data-dir=")]
     assert leftovers_of(profile) == []
+
+
+async def test_a_browser_started_ahead_is_the_one_the_first_launch_connects_to() -> None:
+    """The head start of a stdio server's first page tool: the same process, not a second one."""
+    options = LaunchOptions(extra_args=TEST_CHROME_ARGS)
+    head = spawn_ahead(options, chrome_env())
+    manager = ConnectionManager(env=chrome_env(), head_start=head)
+    try:
+        info = await manager.launch(options)
+        assert info.pid == head.process.pid and head.process.process.poll() is None
+        await manager.end_head_start()  # taken: nothing left to end
+        assert head.process.process.poll() is None
+    finally:
+        await manager.aclose()
+    assert wait_gone([head.process.pid], 10.0) == []
+
+
+async def test_a_browser_started_ahead_for_other_options_is_ended_and_another_launched() -> None:
+    head = spawn_ahead(LaunchOptions(extra_args=TEST_CHROME_ARGS), chrome_env())
+    manager = ConnectionManager(env=chrome_env(), head_start=head)
+    try:
+        info = await manager.launch(LaunchOptions(extra_args=TEST_CHROME_ARGS, viewport=(800, 600)))
+        assert info.pid != head.process.pid
+        assert wait_gone([head.process.pid], 10.0) == []
+    finally:
+        await manager.aclose()
+
+
+async def test_a_browser_started_ahead_that_no_launch_takes_is_ended() -> None:
+    head = spawn_ahead(LaunchOptions(extra_args=TEST_CHROME_ARGS), chrome_env())
+    manager = ConnectionManager(env=chrome_env(), head_start=head)
+    await manager.end_head_start()
+    assert wait_gone([head.process.pid], 10.0) == [] and not Path(head.process.plan.scratch_dir).exists()
+    await manager.aclose()

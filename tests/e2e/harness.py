@@ -27,7 +27,7 @@ Handshake = Literal["legacy", "auto"]
 
 def server_env(mode: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("CDPILOT_MODE", "USE_LEGACY_TOOLS")}
-    env.update(CDPILOT_MODE=mode, CDPILOT_CHROME_ARGS=shlex.join(TEST_CHROME_ARGS), **extra)
+    env.update({"CDPILOT_MODE": mode, "CDPILOT_CHROME_ARGS": shlex.join(TEST_CHROME_ARGS), **extra})
     return env
 
 

@@ -6,6 +6,8 @@ Each test starts its own server, since what is tested is what happens before any
 from __future__ import annotations
 
 import re
+import shlex
+import uuid
 from typing import Any
 
 import anyio
@@ -14,7 +16,7 @@ from cdpilot_generated.catalog import DISPATCH
 from cdpilot_generated.manifests import MODES, Mode
 
 from tests.e2e.harness import ModeClient, mcp_client, spelled, text_of
-from tests.support.chromium import standalone_chromium
+from tests.support.chromium import TEST_CHROME_ARGS, cmdline_of, processes_with, standalone_chromium
 from tests.support.debug_site import DEBUG_PAGES, line_of
 from tests.support.site import SITE
 
@@ -24,13 +26,27 @@ PAGES = {**SITE, **DEBUG_PAGES}
 LAUNCHED = re.compile(r"^Launched headless \S+ as 'browser-1': no browser was connected \(cdpilot --no-auto-launch")
 
 
+def marked() -> tuple[str, dict[str, str]]:
+    """A flag every Chromium of one server gets, and the server environment that gives it."""
+    marker = f"--cdpilot-test-server={uuid.uuid4().hex}"
+    return marker, {"CDPILOT_CHROME_ARGS": shlex.join((*TEST_CHROME_ARGS, marker))}
+
+
+def browser_processes(marker: str) -> list[int]:
+    """The browser processes (not their helpers) started with `marker`."""
+    return [pid for pid in processes_with(marker) if "--type=" not in " ".join(cmdline_of(pid))]
+
+
 @pytest.mark.parametrize("mode", MODES)
 async def test_the_first_navigate_launches_a_browser_and_says_so_once(mode: Mode, site_url: str) -> None:
-    async with mcp_client(mode) as raw:
+    marker, env = marked()
+    async with mcp_client(mode, env=env) as raw:
         client = ModeClient(raw, mode)
         first = await client.ok("navigate", url=f"{site_url}/")
         lines = first.splitlines()
         assert LAUNCHED.match(lines[0]), first
+        (browser,) = browser_processes(marker)  # the one started as the call arrived: no second
+        assert f"pid={browser}" in await client.ok("chrome_list_connections")
         assert "Navigated" in lines[1] or site_url in lines[1], first
         again = await client.ok("navigate", url=f"{site_url}/")
         assert not again.startswith("Launched"), again
@@ -96,8 +112,11 @@ def smart_form_exists(mode: Mode, tool: str) -> bool:
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_validation_comes_first_for_every_tool_and_starts_no_browser(mode: Mode) -> None:
-    async with mcp_client(mode) as raw:
+    marker, env = marked()
+    async with mcp_client(mode, env=env) as raw:
         client = ModeClient(raw, mode)
+        refused = await raw.call_tool("navigate", {"no_such_parameter": 1})  # a first call, refused:
+        assert refused.is_error and browser_processes(marker) == []  # the browser started ahead is gone
         listed = await raw.list_tools()
         assert {tool.name for tool in listed.tools} == set(DISPATCH[mode])
         for tool in listed.tools:

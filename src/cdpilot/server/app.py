@@ -5,9 +5,11 @@ about 0.45 s, the whole of a cold start, while the client's first requests (init
 tools/list) need neither. So `serve` claims stdio and answers those at once from answers
 serialised at build time (`cdpilot.server.handshake`), while a thread imports the rest;
 then the SDK's side takes the session over (`cdpilot.server.sdk_server`) without losing or
-reordering a message. This module, like everything the handshake uses, imports nothing but
-the standard library and the generated manifest, so nothing heavy is loaded before
-`serve` runs (`cdpilot.cli` keeps to the same rule).
+reordering a message. A page tool called meanwhile starts its browser as it arrives
+(`Backend.start_browser_ahead`), so Chromium starts up while the rest loads. This module,
+like everything the handshake uses, imports nothing but the standard library and the
+generated manifest, so nothing heavy is loaded before `serve` runs (`cdpilot.cli` keeps to
+the same rule).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from collections.abc import Callable, Mapping
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
-from cdpilot_generated.manifests import Mode
+from cdpilot_generated.manifests import TOOL_GROUPS, Mode
 
 from cdpilot.context import Settings, ToolContext
 from cdpilot.server.handshake import Handshake
@@ -33,6 +35,7 @@ from cdpilot.server.wire import claimed_stdio
 if TYPE_CHECKING:
     import mcp_types as types
 
+    from cdpilot.browser.session.launcher import HeadStart
     from cdpilot.browser.session.manager import ConnectionManager
     from cdpilot.browser.session.shared_browser import SharedBrowser
     from cdpilot.server.registry import Registry
@@ -58,7 +61,24 @@ class Backend:
         self._stop = stop
         self._registry: Registry | None = None
         self._connections: ConnectionManager | None = None
+        self._head_start: HeadStart | None = None
         self.problems: list[str] = []
+
+    def start_browser_ahead(self, tool: str) -> None:
+        """The first tools/call arrived before the handlers are loaded: if it is a page tool that
+        will launch a browser (none attached, auto-launch on), start that browser now, while the
+        modules load (`launcher.spawn_ahead`). Anything in the way is left for the launch itself
+        to report."""
+        groups = TOOL_GROUPS[self._mode].get(tool)
+        if not groups or "connection" in groups or self._settings.attach or not self._settings.auto_launch:
+            return
+        if self._settings.launch.url:
+            return  # a first page of its own: the launch checks its URL first
+        from cdpilot.browser.session.launcher import spawn_ahead
+
+        with suppress(Exception):
+            self._head_start = spawn_ahead(self._settings.launch, launcher_env())
+            atexit.register(self._head_start.process.kill_now)
 
     def load(self) -> Registry | None:
         """The registry, loaded now if it is not yet; None if the handler layer is broken."""
@@ -81,7 +101,7 @@ class Backend:
             for problem in self.problems:
                 print(f"  {problem}", file=sys.stderr)
             return None
-        self._connections = new_connections(self._settings)
+        self._connections = new_connections(self._settings, head_start=self._head_start)
         atexit.register(self._connections.kill_all_now)
         return Registry(ToolContext(self._connections, self._mode, self._settings), HANDLERS)
 
@@ -98,11 +118,18 @@ class Backend:
             # the SDK, for a call on its path, answers it with its own "Connection closed" error).
             await asyncio.get_running_loop().create_future()
             raise AssertionError("unreachable: the server is stopping")
-        return await registry.call(name, arguments)
+        try:
+            return await registry.call(name, arguments)
+        finally:
+            if self._head_start is not None and self._connections is not None:
+                self._head_start = None  # the first call has had its chance to take it
+                await self._connections.end_head_start()
 
     async def aclose(self) -> None:
         """Close every browser, within `CLEANUP_SECONDS`; kill whatever is left."""
         if self._connections is None:
+            if self._head_start is not None:  # the handlers never loaded: nothing took it
+                self._head_start.process.kill_now()
             return
         import anyio  # loaded with the handler layer, which made the connections
 
@@ -119,10 +146,14 @@ def launcher_env() -> dict[str, str]:
 
 
 def new_connections(
-    settings: Settings, shared: SharedBrowser | None = None, max_tabs: int | None = None
+    settings: Settings,
+    shared: SharedBrowser | None = None,
+    max_tabs: int | None = None,
+    head_start: HeadStart | None = None,
 ) -> ConnectionManager:
     """A connection manager for one client: its own browsers (or contexts of `shared`),
-    targets and debugger state, with at most `max_tabs` tabs (None: no limit)."""
+    targets and debugger state, with at most `max_tabs` tabs (None: no limit); `head_start`:
+    the browser its first launch takes, started before it existed."""
     from cdpilot.browser.session.manager import ConnectionManager
 
     return ConnectionManager(
@@ -133,6 +164,7 @@ def new_connections(
         output_dir=settings.output_dir,
         shared=shared,
         max_tabs=max_tabs,
+        head_start=head_start,
     )
 
 
@@ -196,7 +228,8 @@ async def serve(mode: Mode, settings: Settings) -> int:
     try:
         async with claimed_stdio() as wire:
             loaded = asyncio.ensure_future(asyncio.to_thread(load_sdk_side))
-            handover = await Handshake(mode, list_json, wire.writer.write).serve(wire.lines, loaded)
+            handshake = Handshake(mode, list_json, wire.writer.write, on_first_call=backend.start_browser_ahead)
+            handover = await handshake.serve(wire.lines, loaded)
             loaded.result()  # raises if the SDK's side failed to import: nothing could serve the session
             from cdpilot.server import sdk_server  # imported by now, in the thread
 

@@ -4,7 +4,8 @@ Why: importing the SDK, and pydantic beneath it, is most of a cold start (about 
 0.45), while a client's first requests need none of it. So the server answers
 ``initialize``, ``ping`` and ``tools/list`` with what codegen serialised through the SDK's own
 models (`cdpilot_generated.manifests`), while a thread imports the SDK; every other message
-waits, in order, for the hand-over (`HandOver`). Standard library only.
+waits, in order, for the hand-over (`HandOver`); the first tools/call is told to the server
+as it arrives, so that the browser it may need starts meanwhile. Standard library only.
 
 Answered here, exactly as the SDK answers them:
 
@@ -74,10 +75,16 @@ class HandOver:
 class Handshake:
     """Answers what it can until the SDK is loaded; keeps the rest for it."""
 
-    def __init__(self, mode: Mode, list_json: str, write: Write) -> None:
+    def __init__(
+        self, mode: Mode, list_json: str, write: Write, on_first_call: Callable[[str], None] | None = None
+    ) -> None:
+        """`on_first_call`: told the tool's name when the first tools/call arrives, which then
+        waits for the SDK like every message not answered here (the server starts the browser
+        a page tool needs meanwhile)."""
         self._mode = mode
         self._list_json = list_json
         self._write = write
+        self._on_first_call = on_first_call
         self._early: list[dict[str, Any]] = []
         self._initialize: Answered | None = None
         self._requested = False  # a request came before any initialize: the session is the SDK's
@@ -103,6 +110,16 @@ class Handshake:
             await self._write(parsed)
         elif parsed is not None and not await self._answer(parsed):
             self._early.append(parsed)
+            self._note_call(parsed)
+
+    def _note_call(self, message: dict[str, Any]) -> None:
+        params = message.get("params")
+        if self._on_first_call is None or message.get("method") != "tools/call" or not isinstance(params, dict):
+            return
+        name = params.get("name")
+        if isinstance(name, str):
+            told, self._on_first_call = self._on_first_call, None
+            told(name)
 
     async def _answer(self, message: dict[str, Any]) -> bool:
         """Whether `message` was answered here; the initialize is also kept for the SDK."""

@@ -15,17 +15,7 @@ from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.browser.session.connection_facts import ConnectionKind
 from cdpilot.browser.session.frame_owners import FrameOwners
 from cdpilot.browser.session.launch_options import LaunchOptions
-from cdpilot.browser.session.launcher import (
-    LaunchedBrowser,
-    LaunchPlan,
-    args_from_env,
-    browser_args,
-    browser_env,
-    find_browser,
-    make_scratch_dir,
-    option_args,
-    require_display,
-)
+from cdpilot.browser.session.launcher import LaunchedBrowser, launchable, spawn_browser
 from cdpilot.cdp import CdpConnection, Transport
 from cdpilot.errors import BrowserConnectionError, CdpTimeoutError
 
@@ -42,35 +32,24 @@ async def launch_browser(
     output_dir: Path | None,
     launched: set[LaunchedBrowser],
     frames: FrameOwners | None = None,
+    spawned: LaunchedBrowser | None = None,
 ) -> BrowserConnection:
     """A browser started as `options` say, connected on its pipe, its page at `start_url`
-    (checked by the caller) and sized to the viewport.
+    (checked by the caller) and sized to the viewport. `spawned`: its process, started ahead
+    by `launcher.spawn_ahead` for these `options` and `start_url`.
 
     `claim_id` names the connection once the launch can go ahead (the binary found, a display
     there if needed): a launch refused before that frees no id in use. The process is in
     `launched` from the moment it exists, so the caller's last resort can kill it even
     mid-launch; a launch that fails takes it out again, ended. `frames`: for the shared
     browser, where its frames' contexts are kept."""
-    executable = find_browser(options.executable_path, env)
-    env_args = args_from_env(env)
-    require_display(options.headless, (*env_args, *options.extra_args), env)
-    connection_id = await claim_id()
-    scratch_dir = make_scratch_dir(options.user_data_dir)
-    profile_dir = options.user_data_dir or scratch_dir
-    args = browser_args(
-        profile_dir=profile_dir,
-        headless=options.headless,
-        options=option_args(options),
-        env_args=env_args,
-        extra_args=options.extra_args,
-        start_url="about:blank" if origins.enforced else start_url,  # see _open_start_url
-    )
-    plan = LaunchPlan(executable, args, browser_env(env, scratch_dir), profile_dir, scratch_dir)
-    try:
-        process = LaunchedBrowser.spawn(plan)
-    except BaseException:
-        plan.discard()
-        raise
+    if spawned is None:
+        executable, env_args = launchable(options, env)
+        connection_id = await claim_id()
+        process = spawn_browser(options, env, executable, env_args, start_url, origins.enforced)
+    else:
+        process = spawned
+        connection_id = await claim_id()
     launched.add(process)
     try:
         connection = await _connect_launched(

@@ -350,3 +350,59 @@ class LaunchedBrowser:
         finally:
             loop.remove_reader(pidfd)
             os.close(pidfd)
+
+
+def launchable(options: LaunchOptions, env: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
+    """The browser binary and the flags from the environment; raises if it cannot start here
+    (no binary, a headed browser and no display)."""
+    executable = find_browser(options.executable_path, env)
+    env_args = args_from_env(env)
+    require_display(options.headless, (*env_args, *options.extra_args), env)
+    return executable, env_args
+
+
+def spawn_browser(
+    options: LaunchOptions,
+    env: Mapping[str, str],
+    executable: str,
+    env_args: tuple[str, ...],
+    start_url: str,
+    origins_enforced: bool,
+) -> LaunchedBrowser:
+    """The browser process `options` ask for, spawned; with origin lists enforced it starts on
+    about:blank (`browser_launch` sends it on once they are)."""
+    scratch_dir = make_scratch_dir(options.user_data_dir)
+    profile_dir = options.user_data_dir or scratch_dir
+    args = browser_args(
+        profile_dir=profile_dir,
+        headless=options.headless,
+        options=option_args(options),
+        env_args=env_args,
+        extra_args=options.extra_args,
+        start_url="about:blank" if origins_enforced else start_url,
+    )
+    plan = LaunchPlan(executable, args, browser_env(env, scratch_dir), profile_dir, scratch_dir)
+    try:
+        return LaunchedBrowser.spawn(plan)
+    except BaseException:
+        plan.discard()
+        raise
+
+
+@dataclass(frozen=True)
+class HeadStart:
+    """A browser process started before the call that needs it could be served, and what for."""
+
+    options: LaunchOptions
+    process: LaunchedBrowser
+
+
+def spawn_ahead(options: LaunchOptions, env: Mapping[str, str]) -> HeadStart:
+    """Start the browser a first page tool will launch, on about:blank, before that call can run.
+
+    Why: a fresh stdio server imports the MCP SDK and its handlers after the handshake; a page
+    tool that arrives meanwhile waited for that, then for Chromium's start-up, one after the
+    other. Spawned here (synchronously, from the standard library and the launcher only), the
+    browser starts up while the modules load; `browser_launch.launch_browser` then connects to it."""
+    executable, env_args = launchable(options, env)
+    return HeadStart(options, spawn_browser(options, env, executable, env_args, "about:blank", origins_enforced=False))

@@ -33,7 +33,7 @@ from cdpilot.browser.session.browser_launch import launch_browser, open_connecti
 from cdpilot.browser.session.connection_facts import ConnectionInfo, NodeProgramOptions
 from cdpilot.browser.session.endpoints import check_host_and_port, check_websocket_url
 from cdpilot.browser.session.launch_options import LaunchOptions
-from cdpilot.browser.session.launcher import LaunchedBrowser
+from cdpilot.browser.session.launcher import HeadStart, LaunchedBrowser
 from cdpilot.browser.session.node_attach import attach_node, endpoint_kind, inspector_of_process, launch_node
 from cdpilot.browser.session.node_connection import NodeConnection
 from cdpilot.browser.session.node_program import LaunchedProgram
@@ -72,13 +72,15 @@ class ConnectionManager:
         output_dir: Path | None = None,
         shared: SharedBrowser | None = None,
         max_tabs: int | None = None,
+        head_start: HeadStart | None = None,
     ) -> None:
         """`allow_file_urls`: may a launch's first page be a file: URL (as for navigate).
         `origins`: the start-up origin lists, enforced in every browser launched or connected
         and checked for every URL handed to one (None: every origin allowed). `output_dir`:
         where downloads of launched browsers go (None: the default output directory).
         `shared`: the browser whose contexts launches become; `max_tabs`: the most tabs this
-        manager's launched browsers and contexts may hold together (None: no limit)."""
+        manager's launched browsers and contexts may hold together (None: no limit).
+        `head_start`: a browser started for the first launch before this manager existed."""
         self._allow_remote = allow_remote
         self._allow_file_urls = allow_file_urls
         self._output_dir = output_dir
@@ -89,6 +91,9 @@ class ConnectionManager:
         self._connections: dict[str, Connection] = {}
         self._recent: list[str] = []  # least to most recently used
         self._launched: set[LaunchedBrowser] = set()
+        self._head_start = head_start
+        if head_start is not None:
+            self._launched.add(head_start.process)  # ended with the rest, if never used
         self._programs: set[LaunchedProgram] = set()  # Node.js programs we run, ended with us
         self._news: list[str] = []  # what the next answer tells first: a program ended, a browser died
         self._closing: set[asyncio.Future[None]] = set()  # ended programs and dead browsers being let go of
@@ -140,8 +145,28 @@ class ConnectionManager:
                 origins=self.origins,
                 output_dir=self._output_dir,
                 launched=self._launched,
+                spawned=await self._head_start_for(options, start_url),
             )
             return self._add(connection)
+
+    async def end_head_start(self) -> None:
+        """End the browser started ahead if no launch took it (its call failed before one)."""
+        head, self._head_start = self._head_start, None
+        if head is not None:
+            self._launched.discard(head.process)
+            await head.process.stop()
+
+    async def _head_start_for(self, options: LaunchOptions, start_url: str) -> LaunchedBrowser | None:
+        """The browser started ahead (`launcher.spawn_ahead`), if it is the one this launch asks
+        for; one started for another launch is ended (there is only ever the first's)."""
+        head, self._head_start = self._head_start, None
+        if head is None:
+            return None
+        self._launched.discard(head.process)  # launch_browser adds it back if it is used
+        if head.options == options and start_url == "about:blank" and head.process.process.poll() is None:
+            return head.process
+        await head.process.stop()
+        return None
 
     def _start_url(self, options: LaunchOptions) -> str:
         """The page a launch opens first, checked as navigate checks a URL."""
