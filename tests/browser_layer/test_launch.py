@@ -22,10 +22,10 @@ import pytest
 from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.page.tabs import new_target
 from cdpilot.browser.session.launch_options import LaunchOptions
-from cdpilot.browser.session.launcher import spawn_ahead
+from cdpilot.browser.session.launcher import find_browser, spawn_ahead
 from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.cdp import CdpSession
-from cdpilot.errors import ArgumentError, BrowserConnectionError
+from cdpilot.errors import ArgumentError, BrowserConnectionError, render_parameter_references
 from tests.support import readable
 from tests.support.chromium import (
     TEST_CHROME_ARGS,
@@ -373,3 +373,15 @@ async def test_a_browser_started_ahead_that_no_launch_takes_is_ended() -> None:
     await manager.end_head_start()
     assert wait_gone([head.process.pid], 10.0) == [] and not Path(head.process.plan.scratch_dir).exists()
     await manager.aclose()
+
+
+@pytest.mark.parametrize("mode_takes_executable_path", [True, False], ids=["legacy", "smart"])
+def test_no_browser_found_names_every_way_to_give_one(tmp_path: Path, mode_takes_executable_path: bool) -> None:
+    """Smart mode's chrome tool does not take executable_path, so its sentence is left out there:
+    the package, the server flag and the variable must still be said without it."""
+    with pytest.raises(BrowserConnectionError) as caught:
+        find_browser(None, {"PATH": str(tmp_path)})
+    suggestion = render_parameter_references(caught.value.suggestion, lambda _tool, _name: mode_takes_executable_path)
+    assert "`apt-get install chromium`" in suggestion
+    assert "`--executable-path PATH` flag" in suggestion and "CDPILOT_CHROME_PATH variable" in suggestion
+    assert ("takes one as executable_path" in suggestion) == mode_takes_executable_path

@@ -55,9 +55,14 @@ from cdpilot.cdp.transport import translating
 from cdpilot.errors import BrowserConnectionError
 
 BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome")
+# Read by an agent that can install nothing itself: it says what its user can do, in the words of
+# each place (a package, a server flag, a variable of the client's MCP config); the last sentence
+# is left out in smart mode, whose chrome tool does not take executable_path.
 INSTALL_HINT = (
-    "Install one (Debian/Ubuntu: `apt-get install chromium`), or set CDPILOT_CHROME_PATH to a Chrome/Chromium "
-    "binary. {tool:chrome_launch} also takes one as {param:chrome_launch.executable_path}."
+    "Install one (Debian: `apt-get install chromium`; Ubuntu: `snap install chromium`), or name a Chrome, "
+    "Chromium or Edge binary with the server's `--executable-path PATH` flag or its CDPILOT_CHROME_PATH "
+    "variable (the `args` or `env` of the client's MCP server config). "
+    "{tool:chrome_launch} also takes one as {param:chrome_launch.executable_path}."
 )
 GRACEFUL_EXIT_S = 5.0
 SCREEN_MARGIN_PX = 400  # room above a headless viewport for the browser's UI (about 150 px today)
