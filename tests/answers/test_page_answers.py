@@ -166,7 +166,7 @@ def test_a_full_page_cut_by_the_message_size_says_so() -> None:
     tall = Screenshot("A" * 4000, "png", None, 1280, 52415, "full page", cut=cut)
     assert saved_screenshot_answer(tall, "/out/tall.png") == (
         "Saved screenshot of full page, 1280×52415 (cut from 1280×100000: a larger image might not fit in one CDP "
-        "message of 256.0 MB), png, 3 KB to /out/tall.png"
+        "message of 256.0 MB), png, 3,000 bytes (3 KB) to /out/tall.png"
     )
 
 
@@ -217,7 +217,7 @@ def test_a_tiny_scale_warns_that_details_are_lost() -> None:
 
 def test_a_saved_screenshot_names_its_file() -> None:
     assert saved_screenshot_answer(VIEWPORT_SHOT, "/tmp/out/shots/home.jpg") == (
-        "Saved screenshot of the viewport, 780×437, jpeg q80, 3 KB to /tmp/out/shots/home.jpg"
+        "Saved screenshot of the viewport, 780×437, jpeg q80, 3,000 bytes (3 KB) to /tmp/out/shots/home.jpg"
     )
 
 

@@ -32,7 +32,10 @@ def test_a_saved_pdf_names_its_page_file_pages_weight_and_paper() -> None:
     pdf = PdfFile(b"%" * 49_000, 3)
     assert saved_pdf_answer(
         pdf, url="http://127.0.0.1:8000/report", path="/out/report.pdf", paper="letter", landscape=False
-    ) == ("Saved a PDF of http://127.0.0.1:8000/report to /out/report.pdf: 3 pages, 48 KB (letter, portrait).")
+    ) == (
+        "Saved a PDF of http://127.0.0.1:8000/report to /out/report.pdf: 3 pages, 49,000 bytes (48 KB) (letter, "
+        "portrait)."
+    )
 
 
 def test_a_one_page_landscape_pdf() -> None:

@@ -135,7 +135,7 @@ def trace(**changes: object) -> TraceFile:
 def test_a_timed_trace() -> None:
     assert trace_answer(trace(), url=PAGE, reload=False) == (
         "Recorded a 5.0 s trace of http://127.0.0.1:8000/shop to /out/trace-20261127-101500.json: "
-        "25,431 events, 3.2 MB, spanning 5.1 s.\n"
+        "25,431 events, 3,400,000 bytes (3.2 MB), spanning 5.1 s.\n"
         "Longest main-thread task 212 ms.\n"
         "Open it in DevTools' Performance panel (Load profile)."
     )
@@ -150,7 +150,7 @@ def test_a_trace_around_a_reload_that_did_not_finish() -> None:
     )
     assert answer == (
         "Recorded a 5.0 s trace around a reload of http://127.0.0.1:8000/shop to "
-        "/out/trace-20261127-101500.json: 1 event, 3.2 MB.\n"
+        "/out/trace-20261127-101500.json: 1 event, 3,400,000 bytes (3.2 MB).\n"
         "4 navigations: http://127.0.0.1:8000/shop, http://127.0.0.1:8000/a, http://127.0.0.1:8000/b and 1 more.\n"
         "The page did not finish loading in that time: the trace holds what was recorded until then.\n"
         "Open it in DevTools' Performance panel (Load profile)."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cdpilot.text import clip, human_size, one_line, plural
+from cdpilot.text import clip, exact_size, human_size, one_line, plural
 
 
 def test_text_that_fits_is_left_alone() -> None:
@@ -51,4 +51,13 @@ def test_one_line_plural_and_sizes() -> None:
         "1 KB",
         "34 KB",
         "3.0 MB",
+    ]
+
+
+def test_an_exact_size_counts_every_byte_with_the_rough_size_beside_it() -> None:
+    assert [exact_size(n) for n in (10, 1023, 50_000, 3 * 1024 * 1024)] == [
+        "10 B",
+        "1023 B",
+        "50,000 bytes (49 KB)",
+        "3,145,728 bytes (3.0 MB)",
     ]

@@ -250,7 +250,7 @@ async def test_a_twenty_mebibyte_body_is_saved_byte_exact(client: ModeClient, si
     big_id = request_id(await client.ok("list_network_requests"), "/big.bin")
     answer = await client.ok("get_network_request", request_id=big_id, save_body_to="big.bin")
     saved = output_dir / client.mode / "big.bin"
-    assert answer.endswith(f"Body saved to {saved} (20.0 MB)")
+    assert answer.endswith(f"Body saved to {saved} ({len(BIG):,} bytes (20.0 MB))")
     assert hashlib.sha256(saved.read_bytes()).hexdigest() == hashlib.sha256(BIG).hexdigest()
 
 

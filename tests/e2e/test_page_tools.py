@@ -118,7 +118,10 @@ async def test_a_tall_page_is_saved_at_full_resolution(client: ModeClient, site_
     width = await client.js("document.documentElement.scrollWidth")
     answer = await client.ok("browser_screenshot", full_page=True, path="tall.png")
     saved = output_dir / client.mode / "tall.png"
-    assert re.fullmatch(rf"Saved screenshot of full page, {width}×30000, png, [\d.]+ [KM]B to {saved}", answer)
+    said = re.fullmatch(
+        rf"Saved screenshot of full page, {width}×30000, png, ([\d,]+) bytes \([\d.]+ [KM]B\) to {saved}", answer
+    )
+    assert said is not None and int(said[1].replace(",", "")) == saved.stat().st_size, answer
     assert png_size(saved.read_bytes()) == (width, 30_000)
     # Past 16,384 px too: the bands are all there, as the browser reads them back from the file.
     data_url = "data:image/png;base64," + base64.b64encode(saved.read_bytes()).decode()
@@ -190,8 +193,12 @@ async def test_a_screenshot_is_saved_under_the_output_dir(client: ModeClient, si
     result = await client.call("browser_screenshot", path="shots/home.png")
     saved = output_dir / client.mode / "shots" / "home.png"
     assert [block.type for block in result.content] == ["text", "resource_link"]  # a path and a link, no image
-    assert re.fullmatch(rf"Saved screenshot of the viewport, \d+×\d+, png, \d+ KB to {saved}", text_of(result))
+    said = re.fullmatch(
+        rf"Saved screenshot of the viewport, \d+×\d+, png, ([\d,]+) bytes \(\d+ KB\) to {saved}", text_of(result)
+    )
+    assert said is not None, text_of(result)
     assert saved.read_bytes().startswith(PNG_MAGIC)
+    assert int(said[1].replace(",", "")) == saved.stat().st_size  # to the byte
     await client.ok("browser_screenshot", path="home.webp")
     webp = (output_dir / client.mode / "home.webp").read_bytes()
     assert webp[:4] == b"RIFF" and webp[8:12] == b"WEBP"

@@ -41,10 +41,12 @@ async def test_a_tall_page_is_saved_as_a_pdf_of_several_pages(
     answer = await client.ok("save_pdf", path="docs/tall.pdf")
     saved = output_dir / client.mode / "docs" / "tall.pdf"
     match = re.fullmatch(
-        rf"Saved a PDF of {site_url}/tall to {saved}: (\d+) pages, \d+ KB \(letter, portrait\)\.", answer
+        rf"Saved a PDF of {site_url}/tall to {saved}: (\d+) pages, ([\d,]+) bytes \(\d+ KB\) \(letter, portrait\)\.",
+        answer,
     )
     assert match is not None, answer
     data = saved.read_bytes()
+    assert int(match[2].replace(",", "")) == len(data)  # to the byte
     assert data.startswith(b"%PDF-")
     boxes = media_boxes(data)
     assert len(boxes) == int(match[1]) > 1

@@ -22,7 +22,7 @@ from cdpilot.browser.observe.network_facts import (
     ResponseBody,
     SavedBody,
 )
-from cdpilot.text import clip, human_size
+from cdpilot.text import clip, exact_size, human_size
 
 SECRET_HEADERS = {
     "cookie",
@@ -172,7 +172,7 @@ def body_lines(
     """The body inline (cut to the smaller of `max_body_chars` and `room`), only its size when
     it is binary, where it was saved, or why there is none."""
     if isinstance(body, SavedBody):
-        return [f"Body saved to {body.path} ({human_size(body.size)})"]
+        return [f"Body saved to {body.path} ({exact_size(body.size)})"]
     if isinstance(body, MissingBody):
         reason, suggestion = missing_body_reason(body)
         return [f"Body: not available. {reason}" + (f" {suggestion}" if suggestion else "")]

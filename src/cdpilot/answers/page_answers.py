@@ -26,7 +26,7 @@ from cdpilot.browser.page.page_facts import (
     TargetSwitch,
     ViewportSet,
 )
-from cdpilot.text import clip, human_size, plural
+from cdpilot.text import clip, exact_size, human_size, plural
 
 TARGET_LINE_CHARS = 160
 UNREADABLE_SCALE = 0.25  # below it, text in a shrunk screenshot cannot be read
@@ -126,9 +126,9 @@ def _status(result: NavigationResult) -> str:
     return f"HTTP {result.status}" if result.status is not None else "no HTTP status"
 
 
-def screenshot_text(shot: Screenshot) -> str:
-    """``the viewport, 780×437, jpeg q80, 5 KB``: what was captured, its size, format and weight;
-    what a cut left out, and the image's own size when it was shrunk."""
+def screenshot_text(shot: Screenshot, *, exact: bool = False) -> str:
+    """``the viewport, 780×437, jpeg q80, 5 KB``: what was captured, its size, format and weight (`exact`: to the
+    byte, for a file written); what a cut left out, and the image's own size when it was shrunk."""
     text = f"{_subject(shot)}, {shot.width}×{shot.height}"
     if shot.cut is not None:
         text += f" (cut from {shot.cut.full_width}×{shot.cut.full_height}: {_cut_reason(shot.cut, shot.format)})"
@@ -137,7 +137,8 @@ def screenshot_text(shot: Screenshot) -> str:
     quality = "" if shot.quality is None else f" q{shot.quality}"
     if shot.asked_quality is not None:
         quality += f" (asked q{shot.asked_quality})"
-    return f"{text}, {shot.format}{quality}, {human_size(shot.size_bytes)}"
+    weight = exact_size(shot.size_bytes) if exact else human_size(shot.size_bytes)
+    return f"{text}, {shot.format}{quality}, {weight}"
 
 
 def _subject(shot: Screenshot) -> str:
@@ -179,12 +180,12 @@ def screenshot_answer(shot: Screenshot) -> str:
 
 
 def saved_screenshot_answer(shot: Screenshot, path: str) -> str:
-    return f"Saved screenshot of {screenshot_text(shot)} to {path}"
+    return f"Saved screenshot of {screenshot_text(shot, exact=True)} to {path}"
 
 
 def saved_pdf_answer(pdf: PdfFile, *, url: str, path: str, paper: PaperSize, landscape: bool) -> str:
     orientation = "landscape" if landscape else "portrait"
-    size = f"{plural(pdf.pages, 'page')}, {human_size(len(pdf.data))}"
+    size = f"{plural(pdf.pages, 'page')}, {exact_size(len(pdf.data))}"
     return f"Saved a PDF of {url} to {path}: {size} ({paper}, {orientation})."
 
 

@@ -20,7 +20,7 @@ from cdpilot.browser.performance.performance_facts import (
     TraceFile,
     Unsupported,
 )
-from cdpilot.text import human_size, plural
+from cdpilot.text import exact_size, human_size, plural
 
 URL_CHARS = 80
 NOT_RECORDED = "not recorded by this browser"
@@ -128,7 +128,7 @@ def trace_answer(trace: TraceFile, *, url: str, reload: bool) -> str:
     span = f", spanning {_seconds(trace.span_ms)}" if trace.span_ms is not None else ""
     lines = [
         f"Recorded a {_seconds(trace.recorded_ms)} trace {what} {url} to {trace.path}: "
-        f"{trace.events:,} {'event' if trace.events == 1 else 'events'}, {human_size(trace.size)}{span}."
+        f"{trace.events:,} {'event' if trace.events == 1 else 'events'}, {exact_size(trace.size)}{span}."
     ]
     facts = []
     if trace.longest_task_ms is not None:
