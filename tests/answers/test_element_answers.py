@@ -97,8 +97,27 @@ def test_a_query_answer_sums_up_its_filters() -> None:
 def test_a_query_of_only_hidden_matches_says_how_to_see_them() -> None:
     found = QueryFindings(total=2, hidden=2, without_text=0, kept=0, elements=(), similar=None)
     assert query_answer(found, selector=".tip", text_contains=None, max_chars=5000) == (
-        '2 match ".tip" (2 hidden removed); showing 0 of 0. [index] counts all matches, as {tool:click_element} does. '
-        "Use {param:query_elements.include_hidden}=true to see the hidden ones."
+        '2 match ".tip", all hidden; {param:query_elements.include_hidden}=true shows them.'
+    )
+
+
+def test_a_query_whose_matches_all_lack_the_text_says_so() -> None:
+    found = QueryFindings(total=3, hidden=0, without_text=3, kept=0, elements=(), similar=None)
+    assert query_answer(found, selector="li", text_contains="Paris", max_chars=5000) == (
+        '3 match "li", none with text "Paris".'
+    )
+    found = QueryFindings(total=3, hidden=1, without_text=2, kept=0, elements=(), similar=None)
+    assert query_answer(found, selector="li", text_contains="Paris", max_chars=5000) == (
+        '3 match "li", 1 hidden, the other 2 without text "Paris"; '
+        "{param:query_elements.include_hidden}=true shows the hidden ones."
+    )
+
+
+def test_a_match_in_a_cross_origin_frame_gives_its_scoped_selector() -> None:
+    card = replace(BUTTON, where="iframe#pay (http://localhost/pay)", scope="iframe#pay >> ")
+    assert element_head_line(card, "button") == (
+        '[3] button.btn.primary.large.round… "Go" visible, disabled, in iframe#pay (http://localhost/pay), '
+        "select with: iframe#pay >> button"
     )
 
 

@@ -131,7 +131,7 @@ async def test_query_finds_buttons_in_the_iframe_in_document_order(client: ModeC
     heads = [line for line in text.splitlines() if line.startswith("[")]
     assert heads == [
         '[0] button#top "Top" visible',
-        f'[1] button#pay-btn "Pay" visible, in iframe#pay ({frame_url})',
+        f'[1] button#pay-btn "Pay" visible, in iframe#pay ({frame_url}), select with: iframe#pay >> button',
         '[2] button#after "After" visible',
     ], text
 
@@ -240,14 +240,11 @@ async def test_a_banner_over_the_iframe_stops_the_click_and_says_so(client: Mode
     assert error_type == "STATE" and 'button#pay-btn "Pay" is covered by div#banner "Cookies?"' in text, text
 
 
-async def test_an_iframe_without_a_target_of_its_own_is_said_unsearched(client: ModeClient, site_url: str) -> None:
+async def test_an_opaque_iframe_in_the_page_process_is_searched(client: ModeClient, site_url: str) -> None:
     await client.ok("navigate", url=f"{site_url}/nested")
-    error_type, error = await client.error("click_element", selector="#nowhere")
-    assert error_type == "STATE" and error.startswith(
-        "No element matches the selector. 1 cross-origin iframe was not searched: iframe#opaque "
-    ), error
     text = await client.ok("query_elements", selector="button")
     assert (
-        "1 cross-origin iframe was not searched: iframe#opaque (data:text/html,<button>Hidden away</button>): "
-        "no frame target of its own (yet)." in text
+        '[2] button "Hidden away" visible, in iframe#opaque (data:text/html,<button>Hidden away</button>), '
+        "select with: iframe#opaque >> button" in text
     ), text
+    assert "not searched" not in text, text

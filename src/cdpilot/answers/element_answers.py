@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cdpilot.browser.dom.element_facts import (
+    SCOPE_MARK,
     ElementSummary,
     InspectFindings,
     InteractiveControl,
@@ -40,8 +41,9 @@ def blocks_answer(summary: str, blocks: Sequence[tuple[str, str]], max_chars: in
     return "\n".join(parts)
 
 
-def element_head_line(el: ElementSummary) -> str:
-    """`[3] button#go.btn.primary "Go" visible, disabled`: who it is, in one line."""
+def element_head_line(el: ElementSummary, selector: str = "") -> str:
+    """`[3] button#go.btn.primary "Go" visible, disabled`: who it is, in one line; for an element
+    in a cross-origin frame, the frame-scoped form of `selector` that reaches it there."""
     classes = "".join(f".{c}" for c in el.classes[:MAX_CLASSES_SHOWN])
     classes += "…" if len(el.classes) > MAX_CLASSES_SHOWN else ""
     line = f"[{el.index}] {el.tag}{'#' + el.id if el.id else ''}{classes}"
@@ -54,6 +56,8 @@ def element_head_line(el: ElementSummary) -> str:
         flags.append(f'value="{el.value}"')
     if el.where:
         flags.append(f"in {el.where}")
+    if el.scope and selector:
+        flags.append(f"select with: {el.scope}{selector}")
     return f"{line} {', '.join(flags)}"
 
 
@@ -63,8 +67,8 @@ def _control(item: InteractiveControl) -> str:
     return f'{item.selector} "{item.text}"' if item.text else item.selector
 
 
-def element_block_text(el: ElementSummary) -> str:
-    lines = [element_head_line(el), f"  {el.opening_tag}"]
+def element_block_text(el: ElementSummary, selector: str = "") -> str:
+    lines = [element_head_line(el, selector), f"  {el.opening_tag}"]
     if el.children:
         lines.append(f"  {el.structure} ({plural(el.children, 'child', 'children')}, {el.descendants} descendants)")
     if el.interactive:
@@ -76,7 +80,7 @@ def element_block_text(el: ElementSummary) -> str:
 
 
 def unsearched_line(frames: Sequence[UnsearchedFrame]) -> str:
-    """`1 cross-origin iframe was not searched: iframe#pay (http://…): no frame target attached.`"""
+    """`1 cross-origin iframe was not searched: iframe#pay (http://…): its frame is not attached yet.`"""
     named = "; ".join(f"{f.where} ({f.url}): {f.reason}" if f.url else f"{f.where}: {f.reason}" for f in frames)
     many = "iframes were" if len(frames) != 1 else "iframe was"
     return f"{len(frames)} cross-origin {many} not searched: {named}."
@@ -126,16 +130,30 @@ def query_answer(found: QueryFindings, *, selector: str, text_contains: str | No
         removed.append(f"{found.hidden} hidden removed")
     if found.without_text:
         removed.append(f'{found.without_text} without text "{text_contains}" removed')
-    summary = f'{found.total} match "{selector}"' + (f" ({', '.join(removed)})" if removed else "")
-    summary += f"; showing {len(found.elements)} of {found.kept}."
-    if removed:
-        summary += " [index] counts all matches, as {tool:click_element} does."
-    if not found.kept and found.hidden:
-        summary += " Use {param:query_elements.include_hidden}=true to see the hidden ones."
+    if found.kept:
+        summary = f'{found.total} match "{selector}"' + (f" ({', '.join(removed)})" if removed else "")
+        summary += f"; showing {len(found.elements)} of {found.kept}."
+        if removed:
+            summary += " [index] counts all matches, as {tool:click_element} does."
+    else:
+        summary = f'{found.total} match "{selector}", {_none_kept_text(found, text_contains)}'
     if found.unsearched:
         summary += "\n" + unsearched_line(found.unsearched)
-    blocks = [(element_block_text(element), element_head_line(element)) for element in found.elements]
+    own = selector.rsplit(SCOPE_MARK, 1)[-1].strip()  # a match's own part, after its frame's scope
+    blocks = [(element_block_text(e, own), element_head_line(e, own)) for e in found.elements]
     return blocks_answer(summary, blocks, max_chars, "query an element on its own for its details")
+
+
+def _none_kept_text(found: QueryFindings, text_contains: str | None) -> str:
+    """Why a query that matched shows nothing: its matches are hidden, or lack the text asked for."""
+    if not found.without_text:
+        return "all hidden; {param:query_elements.include_hidden}=true shows them."
+    if not found.hidden:
+        return f'none with text "{text_contains}".'
+    return (
+        f'{found.hidden} hidden, the other {found.without_text} without text "{text_contains}"; '
+        "{param:query_elements.include_hidden}=true shows the hidden ones."
+    )
 
 
 def inspect_answer(found: InspectFindings, *, wanted: Sequence[str], max_chars: int) -> str:

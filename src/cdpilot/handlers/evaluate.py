@@ -13,6 +13,7 @@ from cdpilot.answers.pause_answers import pause_bundle_lines
 from cdpilot.answers.value_answers import evaluation_answer, saved_text, saved_value_answer, stopped_page_script_answer
 from cdpilot.browser.debugger.debugger_facts import pause_of
 from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
+from cdpilot.browser.frames.frame_search import expression_frame
 from cdpilot.browser.page.evaluation import evaluate
 from cdpilot.browser.value_facts import INLINE_LIMITS, SAVED_LIMITS, ReadLimits, Value
 from cdpilot.context import ToolContext, ToolResult
@@ -55,9 +56,10 @@ async def evaluate_js(args: EvaluateJsArgs, ctx: ToolContext) -> ToolResult:
     limits = read_limits(args.save_to)
     conn = await target(ctx, args.connection_id)
     mark = conn.features.console.mark()
+    frame, expression = await expression_frame(conn, args.expression)  # `iframe#pay >> …` runs in that iframe
     try:
         evaluated = await evaluate(
-            conn, args.expression, await_promise=args.await_promise, timeout_ms=args.timeout_ms, limits=limits
+            conn, expression, await_promise=args.await_promise, timeout_ms=args.timeout_ms, limits=limits, frame=frame
         )
     except ExecutionPausedError as exc:  # the expression ran into a breakpoint: that is the news
         snapshot = await take_pause_snapshot(conn, pause_of(exc), full=wants_context(None, ctx), console_mark=mark)

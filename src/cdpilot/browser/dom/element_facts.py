@@ -16,6 +16,8 @@ from cdpilot.browser.debugger.debugger_facts import Pause
 from cdpilot.browser.observe.console_facts import ConsoleEntry
 from cdpilot.browser.page.page_facts import DialogInfo, Download
 
+SCOPE_MARK = ">>"  # joins a frame-scoped selector's parts (`iframe#pay >> #card`): CSS itself never uses it
+
 
 @dataclass(frozen=True)
 class InteractiveControl:
@@ -46,6 +48,7 @@ class ElementSummary:
     descendants: int
     interactive: tuple[InteractiveControl, ...]
     interactive_total: int
+    scope: str = ""  # in a cross-origin frame: its frame-scoped selector prefix, e.g. "iframe#pay >> "
 
     @classmethod
     def from_page(cls, value: Mapping[str, Any]) -> ElementSummary:
@@ -148,6 +151,7 @@ class InspectCandidate:
     score: int  # 0-100: how well it matches what was asked for
     reasons: tuple[str, ...]
     selectors: tuple[SelectorSuggestion, ...]  # unique, most stable first
+    scope: str = ""  # the frame-scoped prefix of the same-origin frames it is in ("iframe#same >> ")
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,7 @@ class InspectFindings:
                 selectors=tuple(
                     SelectorSuggestion(str(s["selector"]), int(s["score"]), str(s["reason"])) for s in c["selectors"]
                 ),
+                scope=str(c.get("scope", "")),
             )
             for c in value["candidates"]
         )

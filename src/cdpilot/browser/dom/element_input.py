@@ -12,18 +12,21 @@ a click that would land on an overlay is refused, naming it. The events are alwa
 the page, which routes them (and typing, to the focused element) into the iframe.
 
 Page-side functions run with ``Runtime.callFunctionOn`` on the element, in the context the
-element was resolved in, which for an iframe's element is the top document's: they use
-``this.ownerDocument`` rather than ``document``.
+element was resolved in, which for an iframe's element is the top document's (or, in an
+in-process frame of another origin, our isolated world there): they use
+``this.ownerDocument`` rather than ``document``. A point in such a frame is in its page's
+coordinates, shifted into the frame's own for its hit test (`frame_origin`).
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from cdpilot.browser.debugger.page_debugger import PageDebugger
 from cdpilot.browser.dom.keys import KeyPress, key_events
 from cdpilot.browser.dom.query import ElementHandle
-from cdpilot.browser.frames.frame_points import page_point, scroll_frames_into_view
+from cdpilot.browser.frames.frame_points import frame_origin, page_point, scroll_frames_into_view
 from cdpilot.browser.own_scripts import own_expression, own_function, page_script
 from cdpilot.browser.page.evaluation import exception_text
 from cdpilot.browser.target import Target, page_of
@@ -38,14 +41,14 @@ async def actionable_point(
     """Wait until the element can be acted on; scroll it in; its centre, if it is the hit target there."""
     await wait_actionable(conn, element, timeout_ms, need_enabled=need_enabled, need_editable=False)
     features, session, target = conn.features, element.session, {"objectId": element.object_id}
-    await scroll_frames_into_view(conn, element.frames)
     await features.unless_blocked(session.send("DOM.scrollIntoViewIfNeeded", target))
     quads = (await features.unless_blocked(session.send("DOM.getContentQuads", target)))["quads"]
     centres = [(sum(q[0::2]) / 4, sum(q[1::2]) / 4) for q in quads if _area(q) > 0]
     if not centres:
         raise _not_actionable(element, "hidden:no box on screen", timeout_ms)
     x, y = centres[0]  # in the viewport of the element's frame: the page's, or a cross-origin iframe's
-    covering = await call_script(conn, element, "hit_target", x, y)
+    left, top = await frame_origin(conn, element.frames)
+    covering = await call_script(conn, element, "hit_target", x - left, y - top)
     if not covering:  # then, in the page: what covers an iframe it is in
         x, y, covering = await page_point(conn, element.frames, x, y)
     if covering:
@@ -61,8 +64,11 @@ async def actionable_point(
 async def wait_actionable(
     conn: Target, element: ElementHandle, timeout_ms: int, *, need_enabled: bool, need_editable: bool
 ) -> None:
-    """Wait until the element is visible and still (and enabled, editable, when asked); a StateError saying why not."""
+    """Wait until the element is visible and still (and enabled, editable, when asked); a StateError saying why not.
+    Its iframes, and it, are scrolled into view first: a cross-origin frame out of view renders
+    no animation frames, so the check could never end there."""
     conn.features.raise_if_blocked()  # the check below waits on animation frames: a paused page renders none
+    await scroll_into_view(conn, element)
     budget_s = timeout_ms / 1000 + RENDER_GRACE_S
     try:
         problem = await call_script(
@@ -72,6 +78,15 @@ async def wait_actionable(
         problem = "no frames"
     if problem:
         raise _not_actionable(element, problem, timeout_ms)
+
+
+async def scroll_into_view(conn: Target, element: ElementHandle) -> None:
+    """Scroll the iframes the element is in into their parents' view, then the element into its
+    frame's; an element with no box (hidden) stays where it is, for the wait to say why."""
+    await scroll_frames_into_view(conn, element.frames)
+    with contextlib.suppress(CdpCommandError):
+        target = {"objectId": element.object_id}
+        await conn.features.unless_blocked(element.session.send("DOM.scrollIntoViewIfNeeded", target))
 
 
 def _not_actionable(element: ElementHandle, problem: str, timeout_ms: int) -> StateError:

@@ -17,24 +17,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, NoReturn
 
 from cdpilot import progress
 from cdpilot.browser.dom.dom_scripts import script
-from cdpilot.browser.dom.element_facts import ElementTarget, InspectFindings, QueryFindings, WaitResult
+from cdpilot.browser.dom.element_facts import (
+    ElementTarget,
+    InspectCandidate,
+    InspectFindings,
+    QueryFindings,
+    WaitResult,
+)
 from cdpilot.browser.frames.frame_facts import FrameSlot, join_where, merge_inspect, merge_query
 from cdpilot.browser.frames.frame_search import (
     FRAME_FAILURES,
-    FRAME_TIMEOUT_S,
-    SCRIPT_TIMEOUT_S,
     FrameCount,
     FrameHop,
+    FramePlace,
     count_tree,
     invalid_selector,
+    page_place,
     query_tree,
+    run_in,
     run_page_script,
+    scope_place,
     slots_of,
+    split_scope,
     unsearched_note,
 )
 from cdpilot.browser.frames.frame_waits import wait_round
@@ -51,7 +60,7 @@ class ElementHandle:
     `object_id` is the element's Runtime RemoteObjectId (valid in the execution context of
     the element's own frame): use it with DOM.scrollIntoViewIfNeeded, DOM.getContentQuads,
     Runtime.callFunctionOn, all sent on `session`: the page's, or a cross-origin iframe's,
-    reached through `frames` (outermost first).
+    reached through `frames` (outermost first; in-process ones of another origin among them).
     """
 
     object_id: str
@@ -88,23 +97,25 @@ async def resolve_element(conn: Target, selector: str, index: int, *, role: str 
     """The element at `index` (0-based) among ALL matches of `selector`, visible or not.
 
     Matches are counted in document order across the document, open shadow roots, same-origin
-    iframes and cross-origin ones (each in its own target: `frame_search`); hidden matches
-    count too, so an index stays stable while things appear and disappear. Raises
-    `ArgumentError` for an invalid selector and `StateError` when nothing matches or `index`
-    is out of range; `role` (e.g. "destination") says which of a call's selectors that was,
-    when it has more than one.
+    iframes and cross-origin ones (each in its own place: `frame_search`); a frame-scoped
+    selector (`iframe#pay >> #card`) counts within the frame it names. Hidden matches count
+    too, so an index stays stable while things appear and disappear. Raises `ArgumentError`
+    for an invalid selector and `StateError` when nothing matches or `index` is out of range;
+    `role` (e.g. "destination") says which of a call's selectors that was, when it has more than one.
     """
-    found = await _resolve_in(conn, page_of(conn), selector, index)
+    frames, inner = split_scope(selector)
+    place = await scope_place(conn, frames) if frames else page_place(conn)
+    found = await _resolve_in(conn, place, inner, index)
     if not found.slots:
-        page = FrameCount(page_of(conn), "", (), found.count, ())
-        return _handle(conn, found, page, index, page, role)
-    tree = await count_tree(conn, selector, (found.count, found.slots))
+        alone = FrameCount(place, place.name(found.url), found.count, ())
+        return _handle(conn, found, alone, index, alone, role)
+    tree = await count_tree(conn, inner, place)
     spot = tree.locate(index)
-    if spot is None or spot[0] is not tree or spot[1] != index:  # not the element the page's resolve found
+    if spot is None or spot[0] is not tree or spot[1] != index:  # not the element the first resolve found
         await found.release()
         if spot is None:
             _none_at(conn, index, tree, role)
-        found = await _resolve_in(conn, spot[0].session, selector, spot[1])
+        found = await _resolve_in(conn, spot[0].place, inner, spot[1])
     return _handle(conn, found, spot[0], index, tree, role)
 
 
@@ -118,6 +129,7 @@ class _Resolved:
     object_id: str | None
     description: str
     where: str
+    url: str
 
     async def release(self) -> None:
         if self.object_id is not None:
@@ -125,10 +137,9 @@ class _Resolved:
                 await self.session.send("Runtime.releaseObject", {"objectId": self.object_id})
 
 
-async def _resolve_in(conn: Target, session: CdpSession, selector: str, index: int) -> _Resolved:
-    expression = script("query", "resolve", selector, index)
-    timeout_s = SCRIPT_TIMEOUT_S if session is page_of(conn) else FRAME_TIMEOUT_S
-    wrapper = await run_page_script(conn, expression, by_value=False, session=session, timeout_s=timeout_s)
+async def _resolve_in(conn: Target, place: FramePlace, selector: str, index: int) -> _Resolved:
+    wrapper = await run_in(conn, place, script("query", "resolve", selector, index), by_value=False)
+    session = place.session
     try:
         reply = await session.send("Runtime.getProperties", {"objectId": wrapper["objectId"], "ownProperties": True})
     finally:
@@ -144,6 +155,7 @@ async def _resolve_in(conn: Target, session: CdpSession, selector: str, index: i
         str(element) if element is not None else None,
         str(props["description"]["value"]),
         str(props["where"]["value"]),
+        str(props["url"]["value"]),
     )
 
 
@@ -196,7 +208,9 @@ async def query_elements(
     """Matches of `selector` in the page and its cross-origin iframes, filtered by visibility
     (unless `include_hidden`) then by text, the first `limit` described; with names that
     resemble the selector when nothing matched."""
-    tree = await query_tree(conn, (selector, limit, text_contains, include_hidden))
+    frames, inner = split_scope(selector)
+    place = await scope_place(conn, frames) if frames else None
+    tree = await query_tree(conn, (inner, limit, text_contains, include_hidden), place)
     findings = merge_query(tree, limit)
     if findings.kept == 0:
         conn.features.raise_if_paused(
@@ -234,19 +248,40 @@ async def inspect_element(
     """The best-matching elements (sought as `check_inspect_request` allows) in the page and its
     cross-origin iframes, each with selectors unique in its own frame, ranked by how stable they are."""
     value = await run_page_script(conn, script("inspect", "inspect", description, text, attributes, limit, True))
-    found = [("", InspectFindings.from_page(value))]
-    slots = slots_of(value["slots"])
-    for frame in (await count_tree(conn, None, (0, slots))).searched()[1:] if slots else []:
+    page = InspectFindings.from_page(value)
+    frames = (await count_tree(conn, None)).searched()[1:] if value["slots"] else []
+    found = [("", "", await _unique_across_frames(conn, page, frames))]
+    for frame in frames:
         expression = script("inspect", "inspect", description, text, attributes, limit, frame.shown)
         with contextlib.suppress(*FRAME_FAILURES):  # a frame gone meanwhile has nothing to suggest
-            inner = await run_page_script(conn, expression, session=frame.session, timeout_s=FRAME_TIMEOUT_S)
-            found.append((frame.prefix, InspectFindings.from_page(inner)))
+            inner = await run_in(conn, frame.place, expression)
+            found.append((frame.prefix, frame.place.scope, InspectFindings.from_page(inner)))
     findings = merge_inspect(found, limit)
     if not findings.candidates:
         conn.features.raise_if_paused(
             "Nothing in the page matches that yet, and the page cannot add it until it runs again."
         )
     return findings
+
+
+async def _unique_across_frames(conn: Target, page: InspectFindings, frames: list[FrameCount]) -> InspectFindings:
+    """The page's suggestions, unique across every frame a plain selector searches: one that a
+    cross-origin frame's documents match too is scoped to the same-origin frames around its
+    element (`iframe#same >> #go`), or left out in the top document, where no scope narrows it.
+    (A cross-origin frame's suggestions are scoped to it, so unique by construction.)"""
+    selectors = list(dict.fromkeys(s.selector for c in page.candidates for s in c.selectors))
+    elsewhere: set[str] = set()
+    for frame in frames if selectors else []:
+        with contextlib.suppress(*FRAME_FAILURES):  # a frame gone meanwhile matches nothing
+            counts = (await run_in(conn, frame.place, script("query", "counts", selectors)))["counts"]
+            elsewhere |= {selector for selector, count in zip(selectors, counts, strict=True) if count}
+
+    def unique(candidate: InspectCandidate) -> InspectCandidate:
+        kept = [s for s in candidate.selectors if s.selector not in elsewhere or candidate.scope]
+        scoped = [replace(s, selector=candidate.scope + s.selector) if s.selector in elsewhere else s for s in kept]
+        return replace(candidate, selectors=tuple(scoped))
+
+    return replace(page, candidates=tuple(unique(c) for c in page.candidates))
 
 
 async def wait_for(

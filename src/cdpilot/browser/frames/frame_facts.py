@@ -1,9 +1,10 @@
 """Queries across cross-origin iframes, as plain data: the iframes a page-side scan could not
 enter, one frame's findings with its iframes', and the merge that makes them one answer.
 
-A cross-origin iframe runs in a frame target of its own (site isolation), so the page's
-scan stops at its iframe element and says how many matches came before it (a `FrameSlot`);
-the frame's own scan runs in its session. Merged, the matches stand in document order as if
+A cross-origin iframe's document is not the page's scripts' to enter, so the page's scan
+stops at its iframe element and says how many matches came before it (a `FrameSlot`); the
+frame's own scan runs in its own target (another site) or in our isolated world in it (another
+origin of the same site: `frame_search`). Merged, the matches stand in document order as if
 the iframe's document were entered where its element is, as same-origin frames are: the
 index of each is its place among ALL matches of every frame, which is the index that
 `resolve_element` counts. Nothing here speaks CDP.
@@ -59,6 +60,7 @@ class FrameQuery:
     """One frame's own query, with what each cross-origin iframe in it held (or why not)."""
 
     prefix: str  # where the frame is: "" for the page, else as `frame_name` names it
+    scope: str  # its frame-scoped selector prefix, e.g. "iframe#pay >> "; "" for the page
     own: QueryFindings  # indexes and places within the frame's own documents
     slots: tuple[tuple[FrameSlot, FrameQuery | UnsearchedFrame], ...]
 
@@ -80,14 +82,23 @@ def merge_query(tree: FrameQuery, limit: int) -> QueryFindings:
     )
 
 
-def merge_inspect(found: list[tuple[str, InspectFindings]], limit: int) -> InspectFindings:
-    """Candidates of every frame (each named by its prefix), best first; the page's first among equals."""
-    candidates = [replace(c, where=join_where(prefix, c.where)) for prefix, part in found for c in part.candidates]
+def merge_inspect(found: list[tuple[str, str, InspectFindings]], limit: int) -> InspectFindings:
+    """Candidates of every frame (each named by its prefix, its selectors scoped to its frame:
+    `iframe#pay >> #card`), best first; the page's first among equals."""
+    candidates = [
+        replace(
+            c,
+            where=join_where(prefix, c.where),
+            selectors=tuple(replace(s, selector=scope + s.selector) for s in c.selectors),
+        )
+        for prefix, scope, part in found
+        for c in part.candidates
+    ]
     candidates.sort(key=lambda c: -c.score)
     return InspectFindings(
         candidates=tuple(candidates[:limit]),
-        total=sum(part.total for _, part in found),
-        scored=sum(part.scored for _, part in found),
+        total=sum(part.total for _, _, part in found),
+        scored=sum(part.scored for _, _, part in found),
     )
 
 
@@ -109,7 +120,8 @@ def _ordered(tree: FrameQuery, base: int) -> tuple[list[ElementSummary], int]:
 
 
 def _placed(tree: FrameQuery, element: ElementSummary, shift: int) -> ElementSummary:
-    return replace(element, index=element.index + shift, where=join_where(tree.prefix, element.where))
+    where = join_where(tree.prefix, element.where)
+    return replace(element, index=element.index + shift, where=where, scope=tree.scope)
 
 
 def _frames(tree: FrameQuery) -> list[FrameQuery | UnsearchedFrame]:

@@ -1,5 +1,8 @@
 """Where a point of a cross-origin iframe is in the page, and whether the page lets it through.
 
+An in-process iframe of another origin (same site) shares its page's coordinates: only its
+offset is needed, for its own scripts' hit test (`frame_origin`).
+
 In an out-of-process frame ``DOM.getContentQuads`` answers in the frame's own viewport, but
 input goes to the page (``Input.dispatchMouseEvent`` on the page's session), and the browser
 routes it into whatever frame is under the point, typing to the focused element wherever it
@@ -23,14 +26,30 @@ async def scroll_frames_into_view(conn: Target, hops: tuple[FrameHop, ...]) -> N
         await conn.features.unless_blocked(hop.parent.send("DOM.scrollIntoViewIfNeeded", node))
 
 
+async def frame_origin(conn: Target, hops: tuple[FrameHop, ...]) -> tuple[float, float]:
+    """Where the innermost frame's viewport starts in its process's: an in-process frame of
+    another origin shares its parent's coordinates, which its own scripts cannot convert
+    (its parent is not theirs to read); (0, 0) for any other frame."""
+    if not hops or not hops[-1].local:
+        return 0.0, 0.0
+    node = await _owner(conn, hops[-1])
+    content = (await conn.features.unless_blocked(hops[-1].parent.send("DOM.getBoxModel", node)))["model"]["content"]
+    return float(content[0]), float(content[1])
+
+
 async def page_point(conn: Target, hops: tuple[FrameHop, ...], x: float, y: float) -> tuple[float, float, str]:
-    """(`x`, `y`) in the innermost frame's viewport, in the page's; and what covers an iframe
-    on the way there ("" when nothing does)."""
+    """(`x`, `y`) in the innermost out-of-process frame's viewport, in the page's; and what
+    covers an iframe on the way there ("" when nothing does). An in-process iframe's box is in
+    its parent's coordinates already; it is checked where its parent is the process's own
+    document, whose scripts convert the point themselves."""
     blocked = conn.features.unless_blocked
     for hop in reversed(hops):
+        if hop.local and hop.parent_context is not None:
+            continue
         node = await _owner(conn, hop)
-        content = (await blocked(hop.parent.send("DOM.getBoxModel", node)))["model"]["content"]
-        x, y = x + content[0], y + content[1]
+        if not hop.local:
+            content = (await blocked(hop.parent.send("DOM.getBoxModel", node)))["model"]["content"]
+            x, y = x + content[0], y + content[1]
         object_id = (await blocked(hop.parent.send("DOM.resolveNode", node)))["object"]["objectId"]
         params = {
             "functionDeclaration": own_function(page_script("hit_target")),

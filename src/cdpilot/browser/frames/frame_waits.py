@@ -1,6 +1,6 @@
 """One round of wait_for, in the page and in its cross-origin iframes at once.
 
-Each frame runs the page-side watcher (dom_wait.js) in its own session; while there is no
+Each frame runs the page-side watcher (dom_wait.js) in its own place (`FramePlace`); while there is no
 cross-origin iframe, the page's watcher alone, which stops when one appears. For "attached",
 "visible" and texts the first frame whose condition holds wins, and the others are told to
 stop (an event named by a random token, which only their watcher listens for) so that none
@@ -21,16 +21,16 @@ from cdpilot.browser.frames.frame_facts import join_where
 from cdpilot.browser.frames.frame_search import (
     FRAME_FAILURES,
     FrameCount,
+    FramePlace,
     count_tree,
-    invalid_selector,
-    run_page_script,
+    page_place,
+    scope_place,
+    split_scope,
 )
-from cdpilot.browser.frames.frame_search import slots_of as page_slots
 from cdpilot.browser.observe.child_targets import ChildTargets
 from cdpilot.browser.own_scripts import own_expression
 from cdpilot.browser.page.evaluation import exception_text
-from cdpilot.browser.target import Target, page_of
-from cdpilot.cdp import CdpSession
+from cdpilot.browser.target import Target
 from cdpilot.errors import ExecutionError
 
 STOP_TIMEOUT_S = 2.0  # a stopped watcher answers at once; this bounds a frame that went silent
@@ -40,19 +40,26 @@ async def wait_round(
     conn: Target, selector: str | None, state: str, texts: list[str] | None, left_ms: int
 ) -> dict[str, Any]:
     """The page-side wait's value (dom_wait.js ``waitFor``) for the page and its cross-origin
-    iframes together: `where` names the frame, `count` adds up every frame's matches. A frame
-    target attached meanwhile (an iframe added, or one not attached yet when the wait began)
-    starts the wait again in every frame."""
-    alone = await await_page(conn, page_of(conn), script("wait", "waitFor", selector, state, texts, left_ms), left_ms)
+    iframes together (for a frame-scoped selector, the frame it names and those below it):
+    `where` names the frame, `count` adds up every frame's matches. A frame target attached
+    meanwhile (an iframe added, or one not attached yet when the wait began) starts the wait
+    again in every frame."""
+    place = page_place(conn)
+    if selector is not None:
+        scope, selector = split_scope(selector)
+        place = await scope_place(conn, scope) if scope else place
+    expression = script("wait", "waitFor", selector, state, texts, left_ms, place.shown)
+    alone = await await_page(conn, place, expression, left_ms)
     if not alone.get("slots"):
-        return alone
+        return {**alone, "where": join_where(place.name(str(alone.get("url", ""))), str(alone.get("where", "")))}
     loop = asyncio.get_running_loop()
     deadline = loop.time() + left_ms / 1000
     while True:
         left_ms = max(1, round((deadline - loop.time()) * 1000))
         added = asyncio.ensure_future(conn.features.get(ChildTargets).frame_added())
         try:
-            values = await _race(conn, await _frames(conn, selector), (selector, state, texts, left_ms), added)
+            frames = (await count_tree(conn, selector, place)).searched()
+            values = await _race(conn, frames, (selector, state, texts, left_ms), added)
         finally:
             added.cancel()
         if values is not None:
@@ -69,9 +76,9 @@ async def _race(
     time out; None when a frame target was `added` first."""
     selector, state, texts, left_ms = wait
     token = f"cdpilot-stop-{secrets.token_hex(8)}"
-    scripts = {f.session: script("wait", "waitFor", selector, state, texts, left_ms, f.shown, token) for f in frames}
+    watch = [(f, script("wait", "waitFor", selector, state, texts, left_ms, f.shown, token)) for f in frames]
     pending: dict[asyncio.Future[Any], FrameCount] = {
-        asyncio.ensure_future(await_page(conn, f.session, scripts[f.session], left_ms)): f for f in frames
+        asyncio.ensure_future(await_page(conn, f.place, expression, left_ms)): f for f, expression in watch
     }
     values: list[tuple[FrameCount, dict[str, Any]]] = []
     try:
@@ -82,19 +89,11 @@ async def _race(
                 return None
             for task in done:
                 frame = pending.pop(task)
-                if frame.session is page_of(conn) or not isinstance(task.exception(), FRAME_FAILURES):
+                if frame.place is frames[0].place or not isinstance(task.exception(), FRAME_FAILURES):
                     values.append((frame, task.result()))
     finally:
-        await _stop(list(pending), [pending[t].session for t in pending], token)
+        await _stop(list(pending), [pending[t].place for t in pending], token)
     return values
-
-
-async def _frames(conn: Target, selector: str | None) -> list[FrameCount]:
-    """The page and every cross-origin iframe that can be searched."""
-    value = await run_page_script(conn, script("query", "count", selector))
-    if "error" in value:
-        raise invalid_selector(str(value["error"]))
-    return (await count_tree(conn, selector, (int(value["count"]), page_slots(value["slots"])))).searched()
 
 
 def _met(value: dict[str, Any]) -> bool:
@@ -121,12 +120,13 @@ def _combined(values: list[tuple[FrameCount, dict[str, Any]]], state: str) -> di
     return value
 
 
-async def _stop(tasks: list[asyncio.Future[dict[str, Any]]], sessions: list[CdpSession], token: str) -> None:
+async def _stop(tasks: list[asyncio.Future[dict[str, Any]]], places: list[FramePlace], token: str) -> None:
     """Stop the watchers still running, and let their calls end."""
     expression = own_expression(f'dispatchEvent(new Event("{token}"))')
-    for session in sessions:
+    for place in places:
+        params = _in_context(place, {"expression": expression, "silent": True})
         with contextlib.suppress(*FRAME_FAILURES):
-            await session.send("Runtime.evaluate", {"expression": expression, "silent": True}, timeout_s=STOP_TIMEOUT_S)
+            await place.session.send("Runtime.evaluate", params, timeout_s=STOP_TIMEOUT_S)
     if tasks:
         await asyncio.wait(tasks, timeout=STOP_TIMEOUT_S)
         for task in tasks:
@@ -136,11 +136,15 @@ async def _stop(tasks: list[asyncio.Future[dict[str, Any]]], sessions: list[CdpS
                 task.cancel()
 
 
-async def await_page(conn: Target, session: CdpSession, expression: str, timeout_ms: int) -> dict[str, Any]:
-    """Evaluate the awaited page-side wait in `session`; its value."""
+def _in_context(place: FramePlace, params: dict[str, Any]) -> dict[str, Any]:
+    return params if place.context_id is None else {**params, "contextId": place.context_id}
+
+
+async def await_page(conn: Target, place: FramePlace, expression: str, timeout_ms: int) -> dict[str, Any]:
+    """Evaluate the awaited page-side wait in the frame of `place`; its value."""
     conn.features.raise_if_blocked()  # a paused page never settles what the wait watches
     params = {"expression": own_expression(expression), "returnByValue": True, "awaitPromise": True, "silent": True}
-    send = session.send("Runtime.evaluate", params, timeout_s=timeout_ms / 1000 + 2)
+    send = place.session.send("Runtime.evaluate", _in_context(place, params), timeout_s=timeout_ms / 1000 + 2)
     reply = await conn.features.unless_blocked(send)
     if "exceptionDetails" in reply:
         raise ExecutionError(

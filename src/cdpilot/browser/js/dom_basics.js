@@ -70,9 +70,10 @@ function treePath(el) {
 // Every tree (document, open shadow roots, same-origin frame documents) and the matches of
 // `selector` in them, in document order; `shown` is false inside a frame that is not visible.
 // A cross-origin iframe cannot be entered from here: it is a slot, with the number of matches
-// before it, searched through its own frame target (`frameShown`: this document's own frame is).
+// before it, searched in its own frame (`frameShown`: this document's own frame is); `owners`
+// holds the slots' iframe elements, in the same order.
 function scan(selector, frameShown = true) {
-  const roots = [], matches = [], slots = [];
+  const roots = [], matches = [], slots = [], owners = [];
   const visit = (root, where, shown) => {
     roots.push({root, where, shown});
     const hits = selector ? root.querySelectorAll(selector) : [];
@@ -90,6 +91,7 @@ function scan(selector, frameShown = true) {
       const inner = shown && (!p.frame && !p.slot || isVisible(p.el));
       if (!p.slot) return visit(p.root, p.where, inner);
       slots.push({key: treePath(p.el), before: matches.length, where: p.where.join(' > '), shown: inner, src: p.el.src});
+      owners.push(p.el);
     };
     let j = 0;
     for (const el of hits) {
@@ -100,7 +102,7 @@ function scan(selector, frameShown = true) {
     while (j < portals.length) enter(portals[j++]);
   };
   visit(document, [], frameShown);
-  return {roots, matches, slots};
+  return {roots, matches, slots, owners};
 }
 
 // scan(), or {error} when the browser refuses the selector.

@@ -83,7 +83,7 @@ function inspect(description, text, attributes, limit, frameShown) {
   const best = found.slice(0, limit).map(({el, r, score, reasons}) => ({
     description: describe(el, textOf(el)), where: r.where.join(' > '), visible: r.shown && isVisible(el),
     score: Math.min(100, Math.round(score * 100)), reasons: [...new Set(reasons)],
-    selectors: selectorsFor(el, roots, 4),
+    selectors: selectorsFor(el, roots, 4), scope: frameScope(el, roots),
   }));
   return {candidates: best, total: found.length, scored, slots, url: location.href};
 }

@@ -119,3 +119,36 @@ function resolve(selector, index) {
   if (!m) return {count, element: null, description: '', where: '', slots, url};
   return {count, element: m.el, description: describe(m.el, textOf(m.el)), where: m.where.join(' > '), slots, url};
 }
+
+// Frame elements, each under its tree path, for CDP to name the frame it holds (DOM.describeNode): the
+// cross-origin iframes the scan could not enter (`selector` null), or the matches of `selector`. `info`
+// (JSON) says where each is, a selector unique for it here, and whether the scan enters its document.
+function frameOwners(selector, frameShown) {
+  const found = tryScan(selector, frameShown);
+  if (found.error) return found;
+  const picked = selector === null
+    ? found.owners.map((el, i) => ({el, where: found.slots[i].where, shown: found.slots[i].shown}))
+    : found.matches.map(m => ({el: m.el, where: m.where.concat(label(m.el)).join(' > '), shown: m.shown}));
+  const out = {}, info = [];
+  for (const {el, where, shown} of picked) {
+    const key = treePath(el), selector = frameSelector(el, found.roots);
+    let entered = false;
+    try { entered = !!el.contentDocument; } catch (e) { /* cross-origin */ }
+    out[key] = el;
+    const src = el.src || '', visible = shown && isVisible(el);
+    info.push({key, before: 0, where, shown: visible, src, selector, entered});
+  }
+  out.info = JSON.stringify(info);
+  out.url = location.href;
+  return out;
+}
+
+// How many elements each of `selectors` matches here (0 for one the browser refuses): whether a selector
+// another frame suggested matches here too.
+function counts(selectors) {
+  const {roots} = scan(null);
+  const countOf = sel => {
+    try { return roots.reduce((n, r) => n + r.root.querySelectorAll(sel).length, 0); } catch (e) { return 0; }
+  };
+  return {counts: selectors.map(countOf)};
+}

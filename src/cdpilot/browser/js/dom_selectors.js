@@ -59,3 +59,19 @@ function selectorsFor(el, roots, max) {
   add(path, 30, 'position path, breaks when the layout changes');
   return out;
 }
+
+// The selector that names frame element `f` in a frame-scoped selector: its best unique one, an id led by its tag.
+function frameSelector(f, roots) {
+  const best = selectorsFor(f, roots, 1)[0];
+  return !best ? label(f) : best.selector.startsWith('#') ? f.localName + best.selector : best.selector;
+}
+
+// The frame-scoped prefix of the same-origin frames around `el` ("iframe#same >> "), "" in the top document:
+// for a selector unique here that another frame's documents match too.
+function frameScope(el, roots) {
+  let scope = '';
+  for (let w = el.ownerDocument.defaultView; w && w.frameElement; w = w.parent) {
+    scope = frameSelector(w.frameElement, roots) + ' >> ' + scope;
+  }
+  return scope;
+}

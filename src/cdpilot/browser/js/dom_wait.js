@@ -42,7 +42,7 @@ function waitFor(selector, state, texts, timeoutMs, frameShown, stopEvent) {
       observers.forEach(o => o.disconnect());
       cancelAnimationFrame(frame);
       clearTimeout(timer);
-      resolve(value);
+      resolve({...value, url: location.href});
     };
     const check = () => {
       if (done) return {met: true};

@@ -26,13 +26,14 @@ from typing import Any
 from cdpilot import progress
 from cdpilot.browser.debugger.debugger_facts import Frame
 from cdpilot.browser.debugger.page_debugger import PageDebugger
-from cdpilot.browser.own_scripts import own_expression
+from cdpilot.browser.own_scripts import own_expression, own_function, page_script
 from cdpilot.browser.page.dialogs import DialogWatcher
 from cdpilot.browser.page.page_facts import PageEvaluation
 from cdpilot.browser.remote_values import render_remote
 from cdpilot.browser.target import Target
 from cdpilot.browser.value_facts import ReadLimits, Value
 from cdpilot.browser.value_reader import new_object_group, read_value, release_values
+from cdpilot.cdp import CdpSession
 from cdpilot.errors import CdpilotError, CdpTimeoutError, DialogOpenError, ExecutionError, ExecutionPausedError
 from cdpilot.text import clip
 
@@ -46,27 +47,54 @@ THROWN_STACK_LINES = 3
 READY_PROBE = {"expression": own_expression("0"), "silent": True}
 
 
+@dataclass(frozen=True)
+class FrameDocument:
+    """An iframe to evaluate in, as its own scripts see it: the session holding it, and its
+    document's object in its main world when the session's own document is another's (an
+    in-process frame of another origin, which has no session of its own)."""
+
+    session: CdpSession
+    document_id: str | None = None
+
+
 async def evaluate(
-    conn: Target, expression: str, *, await_promise: bool, timeout_ms: int, limits: ReadLimits
+    conn: Target,
+    expression: str,
+    *,
+    await_promise: bool,
+    timeout_ms: int,
+    limits: ReadLimits,
+    frame: FrameDocument | None = None,
 ) -> PageEvaluation:
-    """The value of `expression` in the page, awaited when it is a promise and `await_promise`;
-    with how long the page's own script had run when it had to be stopped for the expression to run."""
+    """The value of `expression` in the page (or in `frame`), awaited when it is a promise and
+    `await_promise`; with how long the page's own script had run when it had to be stopped for
+    the expression to run."""
     deadline = asyncio.get_running_loop().time() + timeout_ms / 1000
     group = new_object_group()
-    params = {"expression": expression, "generatePreview": True, "userGesture": True, "objectGroup": group}
-    ran = await _run(conn, "Runtime.evaluate", params, deadline, timeout_ms)
+    session = frame.session if frame is not None else conn.session
+    params: dict[str, Any] = {"generatePreview": True, "userGesture": True, "objectGroup": group}
+    if frame is not None and frame.document_id is not None:  # run there as the page would: global code
+        method = "Runtime.callFunctionOn"
+        function = own_function(page_script("global_eval"))
+        params |= {"objectId": frame.document_id, "functionDeclaration": function, "arguments": [{"value": expression}]}
+    else:
+        method, params = "Runtime.evaluate", {**params, "expression": expression}
+    ran = await _run(conn, method, params, deadline, timeout_ms, session)
     reply = ran.reply
     try:
         _raise_if_thrown(reply, "The expression threw", stopped_page_s=ran.stopped_page_s)
         remote = reply["result"]
         # A paused page runs no microtasks, so no promise can settle there (and awaiting one never ends).
         if await_promise and remote.get("subtype") == "promise" and conn.features.get(PageDebugger).paused is None:
-            reply = await _settle(conn, remote["objectId"], deadline, timeout_ms)
+            reply = await _settle(conn, session, remote["objectId"], deadline, timeout_ms)
             _raise_if_thrown(reply, "The promise it returned was rejected with", stopped_page_s=ran.stopped_page_s)
             remote = reply["result"]
-        return PageEvaluation(await read_value(conn.session, remote, limits), ran.stopped_page_s)
+        return PageEvaluation(await read_value(session, remote, limits), ran.stopped_page_s)
     finally:
-        await _release(conn, group)
+        await _release(conn, group, session)
+        if frame is not None and frame.document_id is not None:
+            with contextlib.suppress(CdpilotError):
+                await session.send("Runtime.releaseObject", {"objectId": frame.document_id}, timeout_s=STOP_GRACE_S)
 
 
 async def evaluate_on_frame(
@@ -89,11 +117,11 @@ async def evaluate_on_frame(
         await _release(conn, group)
 
 
-async def _release(conn: Target, group: str) -> None:
+async def _release(conn: Target, group: str, session: CdpSession | None = None) -> None:
     """Free what the evaluation left in `group` (only its reply can have put anything there). A page
     showing a dialog answers nothing until it closes: those objects then go with the page instead."""
     if conn.features.get(DialogWatcher).open is None:
-        await release_values(conn.session, group, timeout_s=STOP_GRACE_S)
+        await release_values(session or conn.session, group, timeout_s=STOP_GRACE_S)
 
 
 def exception_text(details: dict[str, Any]) -> str:
@@ -148,15 +176,23 @@ class _Ran:
     stopped_page_s: float | None = None  # the page's own script, stopped after running this long
 
 
-async def _run(conn: Target, method: str, params: dict[str, Any], deadline: float, timeout_ms: int) -> _Ran:
+async def _run(
+    conn: Target,
+    method: str,
+    params: dict[str, Any],
+    deadline: float,
+    timeout_ms: int,
+    session: CdpSession | None = None,
+) -> _Ran:
     """Run the expression until `deadline`; past it, stop what runs so the page is free again: the
     expression, or the page's own script that kept it from starting (see the module docstring)."""
+    session = session or conn.session
     loop = asyncio.get_running_loop()
     started = loop.time()
     budget_s = timeout_ms / 1000 + 2 * STOP_GRACE_S + 1
     # Sent first, so answered first: until it is, the expression has not started.
-    ready = asyncio.ensure_future(conn.session.send("Runtime.evaluate", READY_PROBE, timeout_s=budget_s))
-    command = conn.session.send(method, params, timeout_s=budget_s)
+    ready = asyncio.ensure_future(session.send("Runtime.evaluate", READY_PROBE, timeout_s=budget_s))
+    command = session.send(method, params, timeout_s=budget_s)
     task = asyncio.ensure_future(conn.features.unless_blocked(command))
     try:
         try:
@@ -164,8 +200,8 @@ async def _run(conn: Target, method: str, params: dict[str, Any], deadline: floa
         except TimeoutError:
             pass
         if not ready.done():
-            return await _stop_page_script(conn, task, loop.time() - started)
-        stopped, reply = await _stop(conn, task)
+            return await _stop_page_script(conn, session, task, loop.time() - started)
+        stopped, reply = await _stop(session, task)
     finally:
         conn.features.finish_later(ready)  # its answer, if still to come, says nothing any more
     if reply is not None:  # it finished as the deadline passed
@@ -181,11 +217,13 @@ async def _run(conn: Target, method: str, params: dict[str, Any], deadline: floa
     )
 
 
-async def _stop_page_script(conn: Target, task: asyncio.Future[dict[str, Any]], busy_s: float) -> _Ran:
+async def _stop_page_script(
+    conn: Target, session: CdpSession, task: asyncio.Future[dict[str, Any]], busy_s: float
+) -> _Ran:
     """The page's own script held the page past the deadline, the expression waiting behind it:
     stop that script, and give the expression, which runs next, the grace to answer."""
     with contextlib.suppress(CdpilotError):  # it ended by itself meanwhile: the expression is on its way
-        await conn.session.send("Runtime.terminateExecution", timeout_s=STOP_GRACE_S)
+        await session.send("Runtime.terminateExecution", timeout_s=STOP_GRACE_S)
     done, _ = await asyncio.wait({task}, timeout=STOP_GRACE_S)
     if done and not task.cancelled():
         failure = task.exception()
@@ -193,7 +231,7 @@ async def _stop_page_script(conn: Target, task: asyncio.Future[dict[str, Any]], 
             return _Ran(task.result(), busy_s)
         if isinstance(failure, ExecutionPausedError | DialogOpenError):  # the expression's own news
             raise failure
-    stopped = True if done else (await _stop(conn, task))[0]  # the expression itself runs on: stop it too
+    stopped = True if done else (await _stop(session, task))[0]  # the expression itself runs on: stop it too
     outcome = (
         "the page is free again." if stopped else "the page has not confirmed that it stopped: it may still be busy."
     )
@@ -203,11 +241,11 @@ async def _stop_page_script(conn: Target, task: asyncio.Future[dict[str, Any]], 
     )
 
 
-async def _stop(conn: Target, task: asyncio.Future[dict[str, Any]]) -> tuple[bool, dict[str, Any] | None]:
+async def _stop(session: CdpSession, task: asyncio.Future[dict[str, Any]]) -> tuple[bool, dict[str, Any] | None]:
     """Stop the running expression: whether it ended within the grace, and its reply if it
     finished before the stop took effect."""
     with contextlib.suppress(CdpilotError):  # nothing left to stop: the reply, or the page's end, is on its way
-        await conn.session.send("Runtime.terminateExecution", timeout_s=STOP_GRACE_S)
+        await session.send("Runtime.terminateExecution", timeout_s=STOP_GRACE_S)
     done, _ = await asyncio.wait({task}, timeout=STOP_GRACE_S)
     if not done:
         task.cancel()
@@ -217,10 +255,12 @@ async def _stop(conn: Target, task: asyncio.Future[dict[str, Any]]) -> tuple[boo
     return True, task.result()
 
 
-async def _settle(conn: Target, promise_id: str, deadline: float, timeout_ms: int) -> dict[str, Any]:
+async def _settle(
+    conn: Target, session: CdpSession, promise_id: str, deadline: float, timeout_ms: int
+) -> dict[str, Any]:
     """Await a promise until `deadline`."""
     params = {"promiseObjectId": promise_id, "generatePreview": True}
-    command = conn.session.send("Runtime.awaitPromise", params, timeout_s=timeout_ms / 1000 + 1)
+    command = session.send("Runtime.awaitPromise", params, timeout_s=timeout_ms / 1000 + 1)
     task = asyncio.ensure_future(conn.features.unless_blocked(command))
     try:
         return await _waited(task, deadline, timeout_ms, "Awaiting the promise")
