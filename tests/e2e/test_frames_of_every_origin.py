@@ -46,6 +46,8 @@ CARD = html(
     "Card",
     """<input id="card" placeholder="Card number">
 <button id="go" onclick="this.textContent = 'Paid'">Pay now</button>
+<select id="plan"><option value="m">Monthly</option><option value="y">Yearly</option></select>
+<span id="tip" onmouseover="this.textContent = 'Hovered'">Hover me</span>
 <script>
 window.frameName = new URLSearchParams(location.search).get("in");
 window.later = () => setTimeout(() => {
@@ -157,6 +159,18 @@ async def test_inspect_gives_a_scoped_selector_that_click_and_fill_take(
     text = await client.ok("fill_element", selector=f"iframe#{frame} >> #card", text="5555")
     assert await in_frame(client, frame, "document.getElementById('card').value") == "5555", text
     assert await client.js("document.getElementById('card').value") == ""  # the page's field is untouched
+
+
+@pytest.mark.parametrize("frame", FRAMES)
+async def test_select_and_hover_reach_the_frame_by_its_scoped_selector(
+    client: ModeClient, site_url: str, other_url: str, frame: str
+) -> None:
+    await on_top(client, site_url, other_url)
+    text = await client.ok("select_option", selector=f"iframe#{frame} >> #plan", label="Yearly")
+    assert "Yearly" in text, text
+    assert await in_frame(client, frame, "document.getElementById('plan').value") == "y"
+    text = await client.ok("hover_element", selector=f"iframe#{frame} >> #tip")
+    assert await in_frame(client, frame, "document.getElementById('tip').textContent") == "Hovered", text
 
 
 async def in_frame(client: ModeClient, frame: str, expression: str) -> object:
