@@ -365,3 +365,13 @@ async def test_each_field_fires_exactly_one_change(client: ModeClient, site_url:
     await client.ok("fill_element", selector="#when", text="2026-11-26")
     await client.ok("click_element", selector="#elsewhere")
     assert await client.js("changes") == {"name": 1, "bio": 1, "when": 1}
+
+
+async def test_a_long_failed_form_is_cut_like_any_answer(client: ModeClient, site_url: str) -> None:
+    """Fifty fields that all fail make an error answer over the size budget: cut, saying so, with its count."""
+    await goto(client, site_url, "/untaken")
+    fields = [{"selector": f"#missing-field-number-{n:02d}-" + "x" * 40, "value": "v"} for n in range(50)]
+    kind, text = await client.error("fill_form", fields=fields)
+    assert kind == "STATE", text
+    assert len(text) <= 5000 and "…[+" in text, text
+    assert text.startswith("Filled 0 of 50 fields:\n  #missing-field-number-00-"), text

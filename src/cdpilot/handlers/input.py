@@ -38,8 +38,12 @@ from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import BrowserConnectionError, StateError
 from cdpilot.handlers.common import browser, downloaded_files, wants_context
-from cdpilot.text import one_line
+from cdpilot.text import clip, one_line
 from cdpilot.upload_files import resolve_upload_files, upload_root
+
+# An error answer is not cut by the registry as a success is: a form's is cut here, leaving room for the notes
+# the registry puts above it (a browser launched on the way).
+NOTES_ROOM = 300
 
 
 async def click_element(args: ClickElementArgs, ctx: ToolContext) -> ToolResult:
@@ -181,5 +185,5 @@ async def fill_form(args: FillFormArgs, ctx: ToolContext) -> ToolResult:
     report = await forms.fill_form(conn, fields, timeout_ms=args.timeout_ms, with_context=full)
     answer = await _answer(conn, filled_form_text(report.fields), report.action, full)
     if any(field.error for field in report.fields):  # an error result, still saying what did take
-        raise StateError(answer.text, suggestion="")
+        raise StateError(clip(answer.text, ctx.settings.max_answer_chars - NOTES_ROOM, keep="ends"), suggestion="")
     return answer
