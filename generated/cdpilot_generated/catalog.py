@@ -287,7 +287,7 @@ DISPATCH: Final[Mapping[Mode, Mapping[str, ToolRoute | ActionRoute | RuleRoute]]
                 'emulate': TOOLS['emulate'],
                 'outline': TOOLS['page_outline'],
             },
-            ('action', 'format', 'full_page', 'selector', 'path', 'connection_id', 'width', 'height', 'color_scheme', 'media', 'landscape', 'scale', 'paper', 'area', 'key', 'include_values', 'value', 'duration_ms', 'reload', 'network', 'device', 'locale', 'timezone', 'clear'),
+            ('action', 'format', 'full_page', 'selector', 'path', 'connection_id', 'width', 'height', 'color_scheme', 'media', 'landscape', 'scale', 'paper', 'area', 'key', 'include_values', 'value', 'duration_ms', 'reload', 'network', 'device', 'locale', 'timezone', 'clear', 'offset'),
             {'device_scale_factor': ('browser_set_viewport',), 'mobile': ('browser_set_viewport',), 'print_background': ('save_pdf',), 'accuracy': ('emulate',), 'quality': ('browser_screenshot',), 'reduced_motion': ('browser_emulate_media',), 'download_kbps': ('emulate',), 'upload_kbps': ('emulate',), 'max_chars': ('page_outline',), 'latency_ms': ('emulate',), 'user_agent': ('emulate',), 'cpu_rate': ('emulate',), 'latitude': ('emulate',), 'longitude': ('emulate',)},
         ),
         'query_elements': TOOLS['query_elements'],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from cdpilot.answers.outline_answers import entry_line, outline_answer
 from cdpilot.browser.outline.outline_facts import OutlineEntry, PageOutline
 
@@ -97,8 +99,8 @@ def test_a_cut_outline_is_a_map_with_a_long_run_on_one_line_and_the_part_that_ho
         '  link "Item 1" a[href="/item/1"]',
     ]
     assert alone.splitlines()[-1] == (
-        '…496 items (496 controls) not shown. The rest of "body > main" is in no part named here: '
-        "{tool:query_elements} finds a container or lists it."
+        '…495 items (495 controls) not shown: {tool:page_outline} with {param:selector}="body > main" and '
+        "{param:offset}=6 continues."
     ), alone
     assert len(alone) <= 400
 
@@ -144,13 +146,10 @@ def test_a_table_in_a_map_shows_its_caption_headers_and_first_rows_and_alone_as_
     assert len(shown) > 3 and len(alone) <= 1000 and '"#orders" (' not in alone.splitlines()[-1], alone
 
 
-def test_a_cut_outline_without_landmarks_points_at_a_container() -> None:
+def test_a_cut_outline_without_landmarks_gives_the_offset_that_continues_it() -> None:
     links = tuple(OutlineEntry("control", "link", f"Item {i}", 0, f"#i{i}") for i in range(100))
     text = outline_answer(PageOutline("Plain", "", 0, links), max_chars=500)
-    assert text.endswith(
-        "…85 items (85 controls) not shown. "
-        "The rest of the page is in no part named here: {tool:query_elements} finds a container or lists it."
-    )
+    assert text.endswith("…83 items (83 controls) not shown: {tool:page_outline} with {param:offset}=17 continues.")
     assert len(text) <= 500
 
 
@@ -176,4 +175,52 @@ def test_one_budget_holds_the_whole_outline_with_the_cross_origin_frame_named_as
         '  50 textboxes: "Field 0", "Field 1", "Field 2", "Field 3", "Field 4" … (+45)\n'
         "…45 items (45 controls) not shown. Outline one part with {param:selector}: "
         '"#card" (50 items).'
+    )
+
+
+def _walk(outline: PageOutline, max_chars: int) -> list[str]:
+    """Every answer met by following the outline's own offsets from its start."""
+    answers = [outline_answer(outline, max_chars=max_chars)]
+    while (found := re.search(r"\{param:offset\}=(\d+) continues\.$", answers[-1])) is not None:
+        answers.append(outline_answer(outline, max_chars=max_chars, offset=int(found[1])))
+    return answers
+
+
+def test_following_the_offsets_shows_every_entry_once_in_page_order_and_then_says_it_is_the_end() -> None:
+    links = tuple(OutlineEntry("control", "link", f"Item {i}", 0, f"#i{i}") for i in range(300))
+    answers = _walk(PageOutline("Plain", "", 0, links), 500)
+    shown = [line for text in answers for line in text.splitlines()[1:-1]]
+    assert shown == [f'link "Item {i}" #i{i}' for i in range(300)]
+    assert all(len(text) <= 500 for text in answers) and len(answers) > 10
+    assert answers[1].splitlines()[0] == (
+        'Outline of "Plain" from item 18 of 300 (300 controls; role "name" = value [state] selector):'
+    )
+    assert answers[-1].endswith("\nEnd of the outline: item 300 was its last.")
+
+
+def test_an_offset_continues_the_map_of_a_part_after_its_last_row_shown() -> None:
+    rows = []
+    for i in range(60):
+        rows += [OutlineEntry("row", "row", "", 1, "", cells=(f"A-{i}", f"Customer {i}"), inside=1)]
+        rows += [OutlineEntry("control", "link", f"A-{i}", 2, f'a[href="/o/{i}"]')]
+    table = OutlineEntry("table", "table", "Orders", 0, "#orders", inside=120, cells=("Order", "Customer"), rows=60)
+    outline = PageOutline("Shop", "#orders", 1, (table, *rows))
+    answers = _walk(outline, 800)
+    cells = [line.strip() for text in answers for line in text.splitlines() if line.strip().startswith("row: ")]
+    assert cells == [f'row: "A-{i}" | "Customer {i}"' for i in range(60)]
+    first_rows = sum(1 for line in answers[0].splitlines() if line.startswith("  row: "))
+    resume = 1 + 2 * first_rows  # the table's line, then each row shown with its link
+    assert answers[0].endswith(f'with {{param:selector}}="#orders" and {{param:offset}}={resume} continues.')
+
+
+def test_an_offset_past_the_end_says_so() -> None:
+    assert outline_answer(SHOP, max_chars=4000, offset=11) == (
+        'Outline of "Shop": nothing at {param:offset}=11, past its end: it has 11 items, the last at {param:offset}=10.'
+    )
+    assert outline_answer(SHOP, max_chars=4000, offset=10) == (
+        'Outline of "Shop" from item 11 of 11 (6 controls; role "name" = value [state] selector):\n'
+        "Selectors inside cross-origin iframes work with the element tools, which search those frames too.\n"
+        "1 cross-origin iframe not outlined (reasons on their lines).\n"
+        '  iframe "Ads" #ads (cross-origin, not outlined: it did not answer)\n'
+        "End of the outline: item 11 was its last."
     )

@@ -35,6 +35,12 @@ BIG = html(
 PAGES = {
     **OUTLINE_PAGES,
     "/outline/big": (200, "text/html", BIG),
+    # A flat list: 500 links and nothing around them, no landmark to outline alone.
+    "/outline/flat": (
+        200,
+        "text/html",
+        html("Flat", "".join(f'<a href="/flat/{i}">Link {i}</a> ' for i in range(500))),
+    ),
     "/outline/cross": (
         200,
         "text/html",
@@ -243,10 +249,9 @@ async def test_a_long_outline_is_cut_with_its_count_and_the_parts_to_outline_alo
     main = await client.ok("page_outline", selector="body > main")
     shown = [m["sel"] for m in outline_lines(main) if m["role"] == "link"]
     assert shown == [f'a[href="/item/{i}"]' for i in range(len(shown))] and len(main) <= 4000, main
-    assert main.splitlines()[-1] == (
-        f'…{500 - len(shown)} items ({500 - len(shown)} controls) not shown. The rest of "body > main" is in no '
-        "part named here: query_elements() finds a container or lists it."
-    ), main[-300:]
+    assert main.splitlines()[-1].startswith(
+        f"…{500 - len(shown)} items ({500 - len(shown)} controls) not shown: "
+    ) and main.endswith(f'with selector="body > main" and offset={len(shown) + 2} continues.')  # main, h1, main[-300:]
     footer = await client.ok("page_outline", selector="body > footer")
     assert footer.splitlines()[1:] == ["contentinfo body > footer", '  link "About" a[href="/about"]']
     if client.mode == "legacy":  # smart mode leaves max_chars out
@@ -380,10 +385,10 @@ async def test_a_long_run_of_links_is_one_line_with_its_count_and_its_part_shows
     ], nav
     listed = [m["name"] for m in outline_lines(nav) if m["role"] == "link"]
     assert listed == ["Home", *(f"Category {i}" for i in range(1, len(listed)))], listed
-    left = re.search(r"\n…(\d+) items \((\d+) controls\) not shown\.", nav)
+    left = re.search(r"\n…(\d+) items \((\d+) controls\) not shown: ", nav)
     assert left is not None and len(listed) + int(left[1]) == 120, nav[-400:]
     assert 'nav[aria-label="Catalogue"]' not in named_parts(nav), nav[-400:]  # no way back to the same part
-    assert "{tool" not in nav and "query_elements" in nav.splitlines()[-1], nav[-400:]
+    assert "{tool" not in nav and nav.endswith(f"offset={len(listed) + 1} continues."), nav[-400:]
 
 
 async def test_a_table_shows_its_caption_headers_first_rows_and_row_count(client: ModeClient, site_url: str) -> None:
@@ -415,7 +420,7 @@ async def test_a_table_shows_its_caption_headers_first_rows_and_row_count(client
         and rows[-1] == f'  row: "A-{1000 + len(rows)}" | "Customer {len(rows) - 1}" | "${len(rows) - 1}.00"'
     )
     left = 200 - len(rows)
-    assert f"\n…{2 * left} items ({left} rows, {left} controls) not shown. The rest of" in alone, alone[-400:]
+    assert f"\n…{2 * left} items ({left} rows, {left} controls) not shown: " in alone, alone[-400:]
     assert "#orders" not in named_parts(alone) and len(alone) <= 4000, alone[-400:]
 
 
@@ -429,3 +434,50 @@ async def test_the_outline_of_a_part_never_points_back_at_that_part(client: Mode
         inner = await client.ok("page_outline", selector=part)
         assert inner != main and inner.splitlines()[1] != "main #main", inner
         assert part not in named_parts(inner), inner[-400:]
+
+
+CONTINUES = re.compile(r"offset=(\d+) continues\.$")
+
+
+async def follow_offsets(client: ModeClient, **arguments: str) -> list[str]:
+    """Every answer met by following the outline's own continuations from its start."""
+    answers = [await client.ok("page_outline", **arguments)]
+    while (found := CONTINUES.search(answers[-1])) is not None and len(answers) < 60:
+        answers.append(await client.ok("page_outline", **arguments, offset=int(found[1])))
+    return answers
+
+
+async def test_following_the_offsets_through_a_table_shows_every_row_once_then_its_end(
+    client: ModeClient, site_url: str
+) -> None:
+    await client.ok("navigate", url=site_url + "/outline/big")
+    answers = await follow_offsets(client, selector="#orders")
+    rows = [m[1] for text in answers for m in re.finditer(r'^ *row: "(A-\d+)" \|', text, re.MULTILINE)]
+    assert rows == [f"A-{1001 + i}" for i in range(200)], rows
+    links = [m[1] for text in answers for m in re.finditer(r'^ *link "(A-\d+)" a\[href', text, re.MULTILINE)]
+    assert links == rows
+    assert len(answers) > 2 and all(len(text) <= 4000 for text in answers), [len(text) for text in answers]
+    assert answers[1].startswith('Outline of "#orders" from item '), answers[1][:200]
+    assert answers[-1].endswith("\nEnd of the outline: item 401 was its last."), answers[-1][-300:]
+    assert all("query_elements" not in text for text in answers)
+
+
+async def test_an_offset_past_the_end_of_the_outline_says_so(client: ModeClient, site_url: str) -> None:
+    await client.ok("navigate", url=site_url + "/outline/big")
+    text = await client.ok("page_outline", selector="#orders", offset=1000)
+    assert text == (
+        'Outline of "#orders": nothing at offset=1000, past its end: it has 401 items, the last at offset=400.'
+    ), text
+
+
+async def test_a_flat_list_of_500_links_is_reached_to_its_end_through_offsets(
+    client: ModeClient, site_url: str
+) -> None:
+    await client.ok("navigate", url=site_url + "/outline/flat")
+    answers = await follow_offsets(client)
+    names = [m["name"] for text in answers for m in outline_lines(text) if m["role"] == "link"]
+    assert names == [f"Link {i}" for i in range(500)], names
+    selectors = [m["sel"] for text in answers for m in outline_lines(text) if m["role"] == "link"]
+    assert selectors == [f'a[href="/flat/{i}"]' for i in range(500)], selectors[-5:]
+    assert all(len(text) <= 4000 for text in answers) and len(answers) > 2
+    assert answers[-1].endswith("\nEnd of the outline: item 500 was its last."), answers[-1][-300:]

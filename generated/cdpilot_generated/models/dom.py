@@ -23,7 +23,7 @@ class InspectElementArgs(ArgsModel):
 
 class PageOutlineArgs(ArgsModel):
     """
-    The page's outline from its accessibility tree: landmarks and headings as structure, every control with its role, name, state and a unique CSS selector.
+    The page's outline from its accessibility tree: landmarks, headings and tables as structure, every control with its role, name, state and a unique CSS selector. A long outline is a map first (runs of like controls and big tables summarized, with counts); its last line names the parts to outline alone, or the offset that continues it.
     """
 
     model_config = ConfigDict(
@@ -31,6 +31,13 @@ class PageOutlineArgs(ArgsModel):
     )
     selector: Annotated[str | None, Field(description='Only this element.', min_length=1)] = None
     max_chars: Annotated[int, Field(description='Longest outline, characters.', ge=500, le=5000)] = 4000
+    offset: Annotated[
+        int,
+        Field(
+            description="Skip this many items (the outline's landmarks, headings, controls, tables and rows, in page order); a cut outline's last line gives the offset that continues it.",
+            ge=0,
+        ),
+    ] = 0
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
 
 

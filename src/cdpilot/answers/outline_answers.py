@@ -8,11 +8,17 @@ and table line is kept, and the details (controls, rows) fill what is left in do
 In that map a long run of like controls (a nav of 120 links) is one line with its count and
 first names, and a table shows its first rows, unless that run or table is the part asked for.
 Whatever is left out is counted where it was, and the last line names the smallest parts that
-hold it, never the part just outlined, so the next call always shows something new.
+hold it, never the part just outlined, and, for what those parts do not hold, the `offset` that
+continues in page order, so the next call always shows something new.
+
+An outline from an `offset` on is the entries from there in page order, whole, as many as fit:
+its last line gives the offset that continues it, or says that it reached the end.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from cdpilot.browser.outline.outline_facts import PART_KINDS, OutlineEntry, PageOutline
@@ -26,8 +32,10 @@ ROW_CHARS = 160
 MOST_PARTS = 4  # parts named in the hint to narrow down
 RUN_MIN = 8  # this many like controls in a row are one line in a map
 RUN_NAMES = 5  # names a run's line shows
+CUT_LINE_CHARS = 20  # a continuation's one entry, cut, keeps at least this much
 TABLE_ROWS = 3  # rows a table shows in a map, unless it is the part asked for
 TOP = -1  # the owner of what no part holds
+SCOPE_CHARS = 200  # a longer selector asked for is shortened in the header and not repeated in the hint
 
 
 def entry_line(entry: OutlineEntry) -> str:
@@ -62,10 +70,20 @@ def _entry_lines(entry: OutlineEntry) -> list[str]:
     return [entry_line(entry)]
 
 
-def _header(outline: PageOutline) -> str:
-    what = f'"{outline.scope}"' if outline.scope else f'"{outline.title}"' if outline.title else "the page"
+def _what(outline: PageOutline) -> str:
+    """What the outline is of: ``"#orders"``, the page's title, or "the page"."""
+    if outline.scope:
+        what = f'"{clip(outline.scope, SCOPE_CHARS)}"'
+    else:
+        what = f'"{outline.title}"' if outline.title else "the page"
     if outline.scope_frame:
         what += f" in {clip(one_line(outline.scope_frame), URL_CHARS)}"
+    return what
+
+
+def _header(outline: PageOutline, span: str = "") -> str:
+    """The first line (with `span`, e.g. `` from item 30 of 401``), and the notes on frames."""
+    what = _what(outline) + span
     first = f"first of {outline.match_count} matches; " if outline.match_count > 1 else ""
     if not outline.entries:
         return f"Outline of {what}{f' ({first[:-2]})' if first else ''}: no landmarks, headings or controls."
@@ -182,15 +200,19 @@ class _Left:
         return plural(self.items, "item") + (f" ({', '.join(counts)})" if counts else "")
 
 
-def _map(outline: PageOutline, units: list[_Unit], capped: set[int], *, structure: int, details: int) -> list[str]:
+def _map(
+    outline: PageOutline, units: list[_Unit], capped: set[int], owners: list[int], *, structure: int, details: int,
+    room: int,
+) -> list[str]:  # fmt: skip
     """The map: its first `structure` structure units, the first `details` detail units that are
     not capped, each shown part's left-out entries counted after its last line shown, and the
-    hint naming the parts to outline next."""
+    hint (in at most `room` characters) naming the parts to outline next and the offset that
+    continues with the rest."""
     entries = outline.entries
     root = _root(outline)
-    owners = _owners(entries)
     left: dict[int, _Left] = {}  # a part shown, or TOP -> what it holds that is not shown
     unseen: list[int] = []  # parts whose own line is not shown, outermost ones only
+    hidden: list[range] = []  # the entries not shown, in page order
     lines: list[str] = []
     last_line: dict[int, int] = {}  # a part (or TOP) -> its last line shown
     summarized: set[int] = set()
@@ -204,6 +226,7 @@ def _map(outline: PageOutline, units: list[_Unit], capped: set[int], *, structur
             took_details += 1
         else:
             total.add(held)
+            hidden.append(range(unit.first, unit.end))
             if outer_unseen is None and unit.structure and entries[unit.first].kind in PART_KINDS:
                 unseen.append(unit.first)
             elif outer_unseen is None:
@@ -212,6 +235,7 @@ def _map(outline: PageOutline, units: list[_Unit], capped: set[int], *, structur
         if unit.summary:
             summarized.add(unit.owner)
             total.add(held[RUN_NAMES:])
+            hidden.append(range(unit.first + RUN_NAMES, unit.end))
         lines += unit.lines
         own = [unit.first] if entries[unit.first].kind in PART_KINDS else []
         for part in [*own, *_chain(owners, unit.owner)]:
@@ -226,7 +250,8 @@ def _map(outline: PageOutline, units: list[_Unit], capped: set[int], *, structur
                 + f"…{left[part].marker_text(part != TOP and entries[part].kind == 'table')} not shown",
             )
     if total.items:
-        lines.append(_hint(outline, total, [*sorted(set(left) | summarized), *unseen], root))
+        short = sorted({*left, *summarized, *unseen} - {root, TOP})
+        lines.append(_hint(outline, total, short, owners, hidden, room))
     return lines
 
 
@@ -239,20 +264,52 @@ def _chain(owners: list[int], part: int) -> list[int]:
     return [*found, TOP]
 
 
-def _hint(outline: PageOutline, total: _Left, short: list[int], root: int | None) -> str:
-    """What is not shown, and where to find it: each part that left something out (`short`), but
-    the part just outlined; and for what no smaller part holds, the element tools."""
+def _hint(
+    outline: PageOutline, total: _Left, short: list[int], owners: list[int], hidden: list[range], room: int
+) -> str:
+    """What is not shown, and where to find it: the parts that left something out (`short`), as
+    many as `room` holds, and for what none of those holds, the offset of the first such entry."""
     entries = outline.entries
-    named = sorted(p for p in short if p not in (root, TOP) and entries[p].selector)
-    text = f"…{total.total_text()} not shown."
+    text = f"…{total.total_text()} not shown"
+    named: list[int] = []
+    parts = ""
+    for part in (p for p in short if entries[p].selector):
+        more = parts + (", " if parts else "") + f'"{entries[part].selector}" ({_size_text(entries[part])})'
+        if len(named) == MOST_PARTS or len(text) + len(more) + len(_continue_text(outline, len(entries))) + 60 > room:
+            break
+        named.append(part)
+        parts = more
     if named:
-        parts = ", ".join(f'"{entries[p].selector}" ({_size_text(entries[p])})' for p in named[:MOST_PARTS])
-        more = f", and {plural(len(named) - MOST_PARTS, 'more part')}" if len(named) > MOST_PARTS else ""
-        text += f" Outline one part with {{param:selector}}: {parts}{more}."
-    if len(named) < len(short):
-        where = f'"{outline.scope}"' if outline.scope else "the page"
-        text += f" The rest of {where} is in no part named here: {{tool:query_elements}} finds a container or lists it."
-    return text
+        unnamed = sum(1 for p in short if entries[p].selector) - len(named)
+        more = f", and {plural(unnamed, 'more part')}" if unnamed else ""
+        text += f". Outline one part with {{param:selector}}: {parts}{more}"
+    rest = _first_unreached(entries, owners, hidden, set(named))
+    if rest is None:
+        return text + "."
+    return text + (". Or, in page order, " if named else ": ") + _continue_text(outline, rest)
+
+
+def _first_unreached(
+    entries: tuple[OutlineEntry, ...], owners: list[int], hidden: list[range], named: set[int]
+) -> int | None:
+    """The first entry not shown that no part in `named` holds: where reading on in page order starts."""
+    for span in sorted(hidden, key=lambda r: r.start):
+        for index in span:
+            holder = index if entries[index].kind in PART_KINDS else owners[index]
+            if not named.intersection(_chain(owners, holder)):
+                return index
+    return None
+
+
+def _continue_text(outline: PageOutline, offset: int) -> str:
+    """``page_outline() with selector="#orders" and offset=29 continues.``"""
+    if not outline.scope:
+        where = ""
+    elif len(outline.scope) > SCOPE_CHARS:
+        where = "the same {param:selector} and "
+    else:
+        where = f"{{param:selector}}={json.dumps(outline.scope, ensure_ascii=False)} and "
+    return f"{{tool:page_outline}} with {where}{{param:offset}}={offset} continues."
 
 
 def _size_text(part: OutlineEntry) -> str:
@@ -260,31 +317,84 @@ def _size_text(part: OutlineEntry) -> str:
     return plural(part.rows, "row") if part.kind == "table" else plural(part.inside, "item")
 
 
-def outline_answer(outline: PageOutline, *, max_chars: int) -> str:
-    """The outline in at most `max_chars` characters: whole, else a map with as many details as fit,
-    else as much of the map as fits."""
+def outline_answer(outline: PageOutline, *, max_chars: int, offset: int = 0) -> str:
+    """The outline in at most `max_chars` characters: from `offset` on, its entries in page order;
+    else whole, or a map with as many details as fit, or as much of the map as fits."""
+    if offset:
+        return _continuation(outline, offset, max_chars)
     header = _header(outline)
     whole = "\n".join([header, *(line for entry in outline.entries for line in _entry_lines(entry))])
     if len(whole) <= max_chars:
         return whole
-    units, capped = _units(outline, _owners(outline.entries), _root(outline))
+    owners = _owners(outline.entries)
+    units, capped = _units(outline, owners, _root(outline))
     structure = sum(1 for unit in units if unit.structure)
+    room = max_chars - len(header) - 1
 
-    def fits(lines: list[str]) -> bool:
-        return len(header) + sum(1 + len(line) for line in lines) <= max_chars
+    def fitting(*, structure: int, details: int) -> list[str] | None:
+        lines = _map(outline, units, capped, owners, structure=structure, details=details, room=room)
+        return lines if sum(1 + len(line) for line in lines) <= room else None
 
-    best: list[str] = []
-    for details in range(len(units) + 1):
-        lines = _map(outline, units, capped, structure=structure, details=details)
-        if not fits(lines):
-            break
-        best = lines
+    # The more is shown, the longer the map: the largest count that fits is found by halving.
+    best = fitting(structure=structure, details=0)
+    if best is not None:
+        details = _largest(len(units) - structure, lambda n: fitting(structure=structure, details=n) is not None)
+        best = fitting(structure=structure, details=details) or best
     else:
-        return "\n".join([header, *best])
-    if not best:
-        for shown in range(structure + 1):
-            lines = _map(outline, units, capped, structure=shown, details=0)
-            if shown and not fits(lines):
-                break
-            best = lines
+        shown = _largest(structure, lambda n: fitting(structure=n, details=0) is not None)
+        best = fitting(structure=shown, details=0) or _map(
+            outline, units, capped, owners, structure=0, details=0, room=room
+        )
     return "\n".join([header, *best])
+
+
+def _largest(most: int, fits: Callable[[int], bool]) -> int:
+    """The largest n in 0..`most` that `fits` (which holds up to some n and not past it), else 0."""
+    low, high = 0, most
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _continuation(outline: PageOutline, offset: int, max_chars: int) -> str:
+    """The entries from `offset` on, whole, as many as fit; the last line says where the next
+    call starts, or that this is the end."""
+    entries = outline.entries
+    if offset >= len(entries):
+        if not entries:
+            return _header(outline)
+        return (
+            f"Outline of {_what(outline)}: nothing at {{param:offset}}={offset}, past its end: it has "
+            f"{plural(len(entries), 'item')}, the last at {{param:offset}}={len(entries) - 1}."
+        )
+    blocks = [_entry_lines(entry) for entry in entries[offset:]]
+    header = _header(outline, f" from item {offset + 1} of {len(entries)}")
+    used = len(header)
+    shown = 0
+    for block in blocks:
+        after = offset + shown + 1
+        last = _end_line(outline, after)
+        size = sum(1 + len(line) for line in block)
+        if used + size + 1 + len(last) > max_chars and shown:
+            break
+        used += size
+        shown += 1
+    lines = [line for block in blocks[:shown] for line in block]
+    last = _end_line(outline, offset + shown)
+    room = max_chars - len(header) - len(last) - 2 - sum(1 + len(line) for line in lines[:-1])
+    lines[-1] = clip(lines[-1], max(room, CUT_LINE_CHARS))  # one entry at least, however long
+    return "\n".join([header, *lines, last])
+
+
+def _end_line(outline: PageOutline, shown_to: int) -> str:
+    """The last line of an outline from an offset that shows the entries up to `shown_to`."""
+    entries = outline.entries
+    if shown_to >= len(entries):
+        return f"End of the outline: item {len(entries)} was its last."
+    left = _Left()
+    left.add(entries[shown_to:])
+    return f"…{left.total_text()} not shown: {_continue_text(outline, shown_to)}"

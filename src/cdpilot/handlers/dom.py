@@ -52,5 +52,5 @@ async def wait_for(args: WaitForArgs, ctx: ToolContext) -> ToolResult:
 
 async def page_outline(args: PageOutlineArgs, ctx: ToolContext) -> ToolResult:
     conn = await browser(ctx, args.connection_id)
-    outline = await ax_outline.page_outline(conn, selector=args.selector, max_chars=args.max_chars)
-    return ToolResult(outline_answer(outline, max_chars=args.max_chars))
+    outline = await ax_outline.page_outline(conn, selector=args.selector, max_chars=args.max_chars, offset=args.offset)
+    return ToolResult(outline_answer(outline, max_chars=args.max_chars, offset=args.offset))

@@ -240,9 +240,10 @@ def _run_ranks(drafts: list[_Draft]) -> list[int]:
     return ranks
 
 
-async def page_outline(conn: Target, *, selector: str | None, max_chars: int) -> PageOutline:
+async def page_outline(conn: Target, *, selector: str | None, max_chars: int, offset: int = 0) -> PageOutline:
     """The outline of the page, or of the first element `selector` matches (a `StateError`
-    when none does), with selectors for as many entries as `max_chars` could show."""
+    when none does), with selectors for as many entries as `max_chars` could show: from the
+    start (a map), or in page order from entry `offset` on (a continuation)."""
     page = page_of(conn)
     tree_reply = await conn.features.unless_blocked(page.send("Accessibility.getFullAXTree"))
     main_nodes = tree_reply["nodes"]
@@ -266,9 +267,10 @@ async def page_outline(conn: Target, *, selector: str | None, max_chars: int) ->
                 walk.node(tree, found, _Scope(0))
                 break
     title = str(main_nodes[0].get("name", {}).get("value", "")) if main_nodes else ""
-    ranks = _run_ranks(walk.drafts)
+    # A continuation shows no entry before `offset`, and those after it in page order.
+    ranks = _run_ranks(walk.drafts) if not offset else [index - offset for index in range(len(walk.drafts))]
     wanted = [
-        SelectorWanted(d.kind in PART_KINDS, read.sessions[d.tree], d.tree, d.backend_id, rank)
+        SelectorWanted(d.kind in PART_KINDS, read.sessions[d.tree], d.tree, d.backend_id if rank >= 0 else None, rank)
         for d, rank in zip(walk.drafts, ranks, strict=True)
     ]
     sessions = list({id(s): s for s in read.sessions.values()}.values())
