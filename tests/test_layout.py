@@ -168,9 +168,11 @@ ALLOWED: dict[str, set[str]] = {
 }
 # Single imports across the matrix, each for a reason that holds.
 EXCEPTIONS = {
-    # Start-up builds what the server is given: the connection managers, and the shared browser
-    # of the HTTP sessions (HttpBrowsers); no other server module knows a browser.
+    # Start-up builds what the server is given: the connection managers, the browser a first
+    # page tool starts before they exist (the launcher's head start), and the shared browser of
+    # the HTTP sessions (HttpBrowsers); no other server module knows a browser.
     ("cdpilot.server.app", "cdpilot.browser.session.manager"),
+    ("cdpilot.server.app", "cdpilot.browser.session.launcher"),
     ("cdpilot.server.app", "cdpilot.browser.session.shared_browser"),
 }
 # Feature modules that still need more of a connection than `browser.target.Target` gives
