@@ -58,7 +58,30 @@ window.later = () => setTimeout(() => {
 }, 50);
 </script>""",
 )
-PAGES = {"/top": (200, "text/html", TOP), "/card.html": (200, "text/html", CARD)}
+# Nested: the page holds a same-site frame of another origin (in its process), which holds a
+# cross-site one (a target of its own).
+NEST = html(
+    "Nest",
+    """<div style="height: 2000px">spacer</div><iframe id="outer" width="500" height="300"></iframe>
+<script>
+const other = new URLSearchParams(location.search).get("other");
+document.getElementById("outer").src = "http://127.0.0.1:" + other + "/middle.html?top=" + location.port;
+</script>""",
+)
+MIDDLE = html(
+    "Middle",
+    """<p>middle</p><iframe id="inner" width="400" height="200"></iframe>
+<script>
+const topPort = new URLSearchParams(location.search).get("top");
+document.getElementById("inner").src = "http://localhost:" + topPort + "/card.html?in=inner";
+</script>""",
+)
+PAGES = {
+    "/top": (200, "text/html", TOP),
+    "/card.html": (200, "text/html", CARD),
+    "/nest": (200, "text/html", NEST),
+    "/middle.html": (200, "text/html", MIDDLE),
+}
 # The frames of another origin, and the URL each loads.
 FRAMES = ["pay", "xsite", "low-pay", "low-xsite"]
 
@@ -196,3 +219,18 @@ async def test_a_query_whose_matches_are_all_hidden_says_so(client: ModeClient, 
     assert text.splitlines()[0] == (
         "1 match \"input#card[placeholder='Top card']\", all hidden; include_hidden=true shows them."
     ), text
+
+
+async def test_a_cross_site_frame_inside_a_same_site_one_is_reached_by_a_chained_selector(
+    client: ModeClient, site_url: str, other_url: str
+) -> None:
+    await client.ok("navigate", url=f"{site_url}/nest?other={other_url.rsplit(':', 1)[1]}")
+    chained = "iframe#outer >> iframe#inner >> #go"
+    await client.ok("wait_for", selector=chained, state="attached", timeout_ms=10000)
+    text = await client.ok("inspect_element", text="Pay now")
+    assert f"  95 {chained}  (unique id)" in text, text
+    text = await client.ok("click_element", selector=chained)
+    assert text.startswith('Clicked button#go "Pay now" (in iframe#outer ('), text
+    assert await client.js("iframe#outer >> iframe#inner >> document.getElementById('go').textContent") == "Paid"
+    await client.ok("fill_element", selector="iframe#outer >> iframe#inner >> #card", text="77")
+    assert await client.js("iframe#outer >> iframe#inner >> document.getElementById('card').value") == "77"

@@ -28,8 +28,8 @@ async def scroll_frames_into_view(conn: Target, hops: tuple[FrameHop, ...]) -> N
 
 async def frame_origin(conn: Target, hops: tuple[FrameHop, ...]) -> tuple[float, float]:
     """Where the innermost frame's viewport starts in its process's: an in-process frame of
-    another origin shares its parent's coordinates, which its own scripts cannot convert
-    (its parent is not theirs to read); (0, 0) for any other frame."""
+    another origin shares its process's coordinates, which its own scripts cannot convert
+    (the frames around it are not theirs to read); (0, 0) for any other frame."""
     if not hops or not hops[-1].local:
         return 0.0, 0.0
     node = await _owner(conn, hops[-1])
@@ -40,21 +40,21 @@ async def frame_origin(conn: Target, hops: tuple[FrameHop, ...]) -> tuple[float,
 async def page_point(conn: Target, hops: tuple[FrameHop, ...], x: float, y: float) -> tuple[float, float, str]:
     """(`x`, `y`) in the innermost out-of-process frame's viewport, in the page's; and what
     covers an iframe on the way there ("" when nothing does). An in-process iframe's box is in
-    its parent's coordinates already; it is checked where its parent is the process's own
-    document, whose scripts convert the point themselves."""
+    its process's coordinates already; each iframe element is hit-tested in the viewport of the
+    document holding it."""
     blocked = conn.features.unless_blocked
-    for hop in reversed(hops):
-        if hop.local and hop.parent_context is not None:
-            continue
+    for at in reversed(range(len(hops))):
+        hop = hops[at]
         node = await _owner(conn, hop)
         if not hop.local:
             content = (await blocked(hop.parent.send("DOM.getBoxModel", node)))["model"]["content"]
             x, y = x + content[0], y + content[1]
+        left, top = await frame_origin(conn, hops[:at])  # of the document holding the iframe element
         object_id = (await blocked(hop.parent.send("DOM.resolveNode", node)))["object"]["objectId"]
         params = {
             "functionDeclaration": own_function(page_script("hit_target")),
             "objectId": object_id,
-            "arguments": [{"value": x}, {"value": y}],
+            "arguments": [{"value": x - left}, {"value": y - top}],
             "returnByValue": True,
             "silent": True,
         }

@@ -51,13 +51,11 @@ class FrameHop:
     """One cross-origin iframe on the way from the page to an element: the session holding
     its iframe element, and its frame id. An out-of-process frame's coordinates are its own, so
     actions add up those iframes' boxes to find the element in the page's viewport; an in-process
-    one (`local`: same site, or opaque) shares its parent's, where `parent_context` is the
-    execution context its iframe element is in (None: the session's own document)."""
+    one (`local`: same site, or opaque) shares its process's."""
 
     parent: CdpSession
     frame_id: str
     local: bool = False
-    parent_context: int | None = None
 
 
 @dataclass(frozen=True)
@@ -239,7 +237,7 @@ async def _place_of(conn: Target, place: FramePlace, owner: _Owner, name: str) -
         return None  # an out-of-process frame not attached yet: not this session's to enter
     hops = place.hops
     if not owner.entered:
-        hops = (*hops, FrameHop(place.session, owner.frame_id, local=True, parent_context=place.context_id))
+        hops = (*hops, FrameHop(place.session, owner.frame_id, local=True))
     return replace(around, context_id=int(world["executionContextId"]), hops=hops)
 
 
