@@ -2,8 +2,9 @@
 
 Every search covers the document, open shadow roots and same-origin iframes, recursively,
 in document order (dom_scripts.py explains the order), and cross-origin iframes, each in its
-own target (`frame_search`). One ``Runtime.evaluate`` per
-frame does the page-side work; an open JavaScript dialog fails the call instead of hanging it.
+own target or our isolated world in it (`frame_search`); a frame-scoped selector
+(`iframe#pay >> #card`) searches the frame it names. One ``Runtime.evaluate`` per frame
+does the page-side work; an open JavaScript dialog fails the call instead of hanging it.
 
 Indexes: the index of an element is its position among ALL matches of the selector,
 visible or not, in that order. `resolve_element` (used by click/fill/hover/select) takes

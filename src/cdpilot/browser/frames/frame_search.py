@@ -87,10 +87,6 @@ class FrameCount:
     slots: tuple[tuple[FrameSlot, FrameCount | UnsearchedFrame], ...]
 
     @property
-    def session(self) -> CdpSession:
-        return self.place.session
-
-    @property
     def hops(self) -> tuple[FrameHop, ...]:
         return self.place.hops
 
