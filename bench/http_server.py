@@ -89,6 +89,10 @@ class HttpServer:
                 todo += children_of(pid)
         return sorted(found)
 
+    def cpu_seconds(self) -> tuple[float, dict[int, float]]:
+        """CPU time used so far (user + system): the server's, and each of its browser processes'."""
+        return _cpu_s(self.proc.pid), {pid: _cpu_s(pid) for pid in self.browser_pids()}
+
     def memory(self) -> Memory:
         pids = self.browser_pids()
         return Memory(
@@ -98,6 +102,15 @@ class HttpServer:
             browser_rss_kib=sum(_status_kib(pid, "VmRSS") for pid in pids),
             browser_pss_kib=sum(_status_kib(pid, "Pss") for pid in pids),
         )
+
+
+def _cpu_s(pid: int) -> float:
+    """A process's user + system CPU seconds from /proc/<pid>/stat; 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def children_of(pid: int) -> list[int]:

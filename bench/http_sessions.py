@@ -17,11 +17,14 @@ Every Chromium gets the test flags. In order:
 The whole run is made twice: on the default server, where each session's launch is a browser
 context of one shared Chromium, and with ``--browser-per-session``, where each is a Chromium
 of its own; the memory a session adds is compared with the goal of at most 30 MiB per
-context. Plain figures, no thresholds. The section also runs `bench.http_overhead` first.
+context, and the CPU the server and the browsers used during the mixed calls is told, which
+shows where a difference in latency comes from (the server's own work is the same in both).
+Plain figures, no thresholds. The section also runs `bench.http_overhead` first.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
@@ -153,9 +156,15 @@ async def _measure(base_url: str, flags: tuple[str, ...]) -> dict[str, Any]:
                     kind = KINDS[k % len(KINDS)]
                     await calls.call(clients[n], kind, arguments(kind, urls[n]))
 
+            server_cpu, browsers_cpu = server.cpu_seconds()
             started = time.perf_counter()
             await _all_at_once(SESSIONS, mixed)
             wall_s = time.perf_counter() - started
+            server_after, browsers_after = server.cpu_seconds()
+            cpu_s = {
+                "server": server_after - server_cpu,
+                "browsers": sum(used - browsers_cpu.get(pid, 0.0) for pid, used in browsers_after.items()),
+            }
             memory[f"after {SESSIONS} × {CALLS} calls"] = server.memory()
             browser_pids: set[str] = set()
             for n, client in enumerate(clients):
@@ -173,6 +182,7 @@ async def _measure(base_url: str, flags: tuple[str, ...]) -> dict[str, Any]:
         "sessions": SESSIONS,
         "calls_per_session": CALLS,
         "mixed_calls_wall_s": wall_s,
+        "mixed_calls_cpu_s": cpu_s,
         "by_kind": calls.summary(),
         "setup_by_kind": setup.summary(),
         "errors": len(calls.errors) + len(setup.errors),
@@ -207,6 +217,11 @@ def session_lines(server: str, figures: dict[str, Any]) -> list[str]:
     for kind, f in rows:
         lines.append(f"  {kind:26}{f['calls']:>7}{f['p50_ms']:>9.0f}{f['p95_ms']:>9.0f}")
     lines.append("  * outside the mixed calls: the launch and first page of each session, the leak check after")
+    cpu = figures["mixed_calls_cpu_s"]
+    lines.append(
+        f"  CPU during the mixed calls: server {cpu['server']:.1f} s, browsers {cpu['browsers']:.1f} s "
+        f"(on {os.cpu_count()} cores in {figures['mixed_calls_wall_s']:.1f} s)"
+    )
     leaks = figures["leaks"]
     lines.append(
         f"  errors: {figures['errors']} (goal 0)" + "".join(f"\n    {sample}" for sample in figures["error_samples"])
