@@ -49,6 +49,10 @@ def test_first_lines() -> None:
     assert clicked_line(ActionReport(GO, DONE), button="right", click_count=2) == (
         'Double-clicked button#go "Go" with the right button.'
     )
+    through = ActionReport(GO, DONE, through_label='label.pill "Go"', checked=True)
+    assert clicked_line(through, button="left", click_count=1) == (
+        'Clicked button#go "Go" through its label label.pill "Go" (the input itself is hidden); it is now checked.'
+    )
     assert hovered_line(ActionReport(SECOND, DONE)) == 'Hovered li.item "Two" (in iframe#list) (match 2 of 3).'
     assert pressed_line(ActionReport(None, DONE), "Control+A") == "Pressed Control+A."
     assert pressed_line(ActionReport(GO, DONE), "Enter") == 'Pressed Enter in button#go "Go".'

@@ -54,6 +54,25 @@ def test_a_radio_chosen_by_its_group_value_is_named_and_the_count_leaves_out_fai
     )
 
 
+def test_a_hidden_input_set_through_its_label_says_so() -> None:
+    fields = (
+        FieldOutcome(
+            "[name=size]",
+            None,
+            "radio",
+            checked=True,
+            chosen=(ChosenOption("Large", "L"),),
+            through_label='label.pill "Large"',
+        ),
+        FieldOutcome("#gift", None, "checkbox", checked=True, through_label='label.pill "Gift wrap"'),
+    )
+    assert filled_form_text(fields) == (
+        "Filled 2 of 2 fields:\n"
+        '  [name=size] (radio): checked "Large" (value "L"), set through its label label.pill "Large"\n'
+        '  #gift (checkbox): checked, set through its label label.pill "Gift wrap"'
+    )
+
+
 def test_long_values_and_selectors_are_cut_with_the_mark() -> None:
     text = filled_form_text((FieldOutcome("#" + "s" * 100, None, "textarea", value_after="v" * 100),))
     assert text.startswith("Filled 1 of 1 field:\n  #" + "s" * 67 + '…[+33 chars] (textarea): "' + "v" * 68)

@@ -87,6 +87,34 @@ document.addEventListener("change", e => { changes[e.target.id] = (changes[e.tar
 <input id="last">""",
         ),
     ),
+    "/custom": (
+        200,
+        "text/html",
+        html(
+            "Custom",
+            """<style>.pill input { position: absolute; opacity: 0; width: 0; height: 0; }
+.pill span { display: inline-block; padding: 6px 12px; border: 1px solid #888; }
+.pill input:checked + span { background: #036; color: white; }
+.sr-only { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+.box { display: inline-block; padding: 6px 12px; border: 1px solid #888; }</style>
+<form><fieldset><legend>Size</legend>
+<label class="pill"><input type="radio" name="size" value="S" id="size-s" checked><span>Small</span></label>
+<label class="pill"><input type="radio" name="size" value="M" id="size-m"><span>Medium</span></label>
+<label class="pill"><input type="radio" name="size" value="L" id="size-l"><span>Large</span></label>
+</fieldset>
+<label class="pill"><input type="checkbox" id="gift"><span>Gift wrap</span></label>
+<input type="checkbox" id="news" class="sr-only"><label for="news" class="box">Newsletter</label>
+<input type="radio" name="ship" value="post" id="post" class="sr-only" checked>
+<label for="post" class="box">Post</label>
+<input type="radio" name="ship" value="courier" id="courier" class="sr-only">
+<label for="courier" class="box">Courier</label></form>
+<script>window.__clicks = [];
+for (const el of document.querySelectorAll("input"))
+  el.addEventListener("click", e => __clicks.push(el.id + (e.isTrusted ? ":trusted" : ":synthetic")));
+</script>""",
+        ),
+    ),
 }
 
 EVERY_KIND: list[dict[str, Any]] = [
@@ -375,3 +403,51 @@ async def test_a_long_failed_form_is_cut_like_any_answer(client: ModeClient, sit
     assert kind == "STATE", text
     assert len(text) <= 5000 and "…[+" in text, text
     assert text.startswith("Filled 0 of 50 fields:\n  #missing-field-number-00-"), text
+
+
+CUSTOM_STATE = (
+    "['size-s', 'size-m', 'size-l', 'gift', 'news', 'post', 'courier'].map(id => document.getElementById(id).checked)"
+)
+
+
+async def test_hidden_custom_inputs_are_filled_through_their_labels(client: ModeClient, site_url: str) -> None:
+    """Custom-styled radios and checkboxes: an input of no size and opacity 0 in a wrapping label, and a 1-pixel
+    clipped input with a label[for]. Each is set by a real click on its label (the page sees a trusted click on
+    the input, as from a user's), and its state is read back."""
+    await goto(client, site_url, "/custom")
+    fields = [
+        {"selector": "input[name=size]", "value": "Large"},
+        {"selector": "#gift", "value": True},
+        {"selector": "#news", "value": "on"},
+        {"selector": "[name=ship]", "value": "courier"},
+    ]
+    text = await client.ok("fill_form", fields=fields)
+    assert text.splitlines()[:5] == [
+        "Filled 4 of 4 fields:",
+        '  input[name=size] (radio): checked "Large" (value "L"), set through its label label.pill "Large"',
+        '  #gift (checkbox): checked, set through its label label.pill "Gift wrap"',
+        '  #news (checkbox): checked, set through its label label.box "Newsletter"',
+        '  [name=ship] (radio): checked "Courier" (value "courier"), set through its label label.box "Courier"',
+    ], text
+    assert await client.js(CUSTOM_STATE) == [False, False, True, True, True, False, True]
+    assert await client.js("__clicks") == ["size-l:trusted", "gift:trusted", "news:trusted", "courier:trusted"]
+    # Already as asked: no click, and nothing said of a label.
+    text = await client.ok("fill_form", fields=[{"selector": "#gift", "value": True}])
+    assert text.splitlines()[1] == "  #gift (checkbox): checked", text
+    assert len(await client.js("__clicks")) == 4
+
+
+async def test_a_click_on_a_hidden_custom_input_goes_through_its_label(client: ModeClient, site_url: str) -> None:
+    await goto(client, site_url, "/custom")
+    text = await client.ok("click_element", selector="#gift")
+    assert text.splitlines()[0] == (
+        'Clicked input#gift through its label label.pill "Gift wrap" (the input itself is hidden); it is now checked.'
+    ), text
+    text = await client.ok("click_element", selector="#news")
+    assert text.splitlines()[0] == (
+        'Clicked input#news through its label label.box "Newsletter" (the input itself is hidden); it is now checked.'
+    ), text
+    text = await client.ok("click_element", selector="#size-m")
+    assert text.splitlines()[0].endswith("(the input itself is hidden); it is now checked."), text
+    assert await client.js(CUSTOM_STATE) == [False, True, False, True, True, True, False]
+    assert await client.js("__clicks") == ["gift:trusted", "news:trusted", "size-m:trusted"]

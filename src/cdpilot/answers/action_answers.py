@@ -45,7 +45,12 @@ def target_text(element: ElementTarget | None) -> str:
 
 def clicked_line(report: ActionReport, *, button: str, click_count: int) -> str:
     with_button = "" if button == "left" else f" with the {button} button"
-    return f"{CLICK_VERBS[click_count]} {target_text(report.element)}{with_button}."
+    line = f"{CLICK_VERBS[click_count]} {target_text(report.element)}{with_button}"
+    if report.through_label:
+        line += f" through its label {report.through_label} (the input itself is hidden)"
+    if report.checked is not None:
+        line += f"; it is now {'checked' if report.checked else 'not checked'}"
+    return line + "."
 
 
 def filled_line(report: ActionReport, text: str, *, submitted: bool) -> str:

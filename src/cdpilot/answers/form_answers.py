@@ -36,7 +36,8 @@ def _state(field: FieldOutcome) -> str:
         return one_line(field.error)
     chosen = ", ".join(f"{_quoted(option.label)} (value {_quoted(option.value)})" for option in field.chosen)
     if field.checked is not None:  # a radio chosen by its group's value or label names it
-        return ("checked" if field.checked else "not checked") + (f" {chosen}" if chosen else "")
+        state = ("checked" if field.checked else "not checked") + (f" {chosen}" if chosen else "")
+        return state + (f", set through its label {field.through_label}" if field.through_label else "")
     if field.kind in ("select", "select multiple"):
         return chosen or "nothing selected"
     return plural(field.length, "character") if field.kind == "password" else _quoted(field.value_after or "")

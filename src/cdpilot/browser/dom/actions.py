@@ -22,6 +22,7 @@ from cdpilot.browser.dom.element_input import (
 )
 from cdpilot.browser.dom.keys import KeyPress, parse_key
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
+from cdpilot.browser.dom.toggle_labels import label_to_click
 from cdpilot.browser.dom.watch import page_context, perform
 from cdpilot.browser.page.page_facts import DialogInfo
 from cdpilot.browser.session.browser_connection import BrowserConnection
@@ -48,7 +49,9 @@ async def click(
 ) -> ActionReport:
     conn.features.raise_if_blocked(NEEDS_RUNNING.format(doing="A click"))
     element = await resolve_element(conn, selector, index)
-    x, y = await actionable_point(conn, element, timeout_ms, need_enabled=True)
+    label = await label_to_click(conn, element)  # a hidden custom checkbox or radio: its label, as a user clicks
+    pressed = label or element
+    x, y = await actionable_point(conn, pressed, timeout_ms, need_enabled=True)
     downloads = button == "left" and bool(await call_script(conn, element, "download_link"))
     mouse = {"x": x, "y": y, "button": button}
 
@@ -66,19 +69,24 @@ async def click(
         # Inside a cross-origin iframe: a click the browser routed around it is sent once more,
         # after the frame has painted again; a second miss is an error, never "Clicked".
         for _ in range(2):
-            await arm_landing(conn, element)
+            await arm_landing(conn, pressed)
             await press_and_release()
-            if await landed(conn, element):
+            if await landed(conn, pressed):
                 return None
             await next_paint(conn, element)
         raise StateError(
-            f"The click at ({x:.0f}, {y:.0f}) did not reach {element.description} in its cross-origin iframe: "
+            f"The click at ({x:.0f}, {y:.0f}) did not reach {pressed.description} in its cross-origin iframe: "
             "the browser sent it to the page around the frame, twice.",
             suggestion="Retry once the frame has finished loading; {tool:browser_screenshot} shows what is there.",
         )
 
     effects = await perform(conn, events, timeout_ms=timeout_ms, downloads=downloads)
-    return await action_report(conn, element, effects, with_context)
+    report = await action_report(conn, element, effects, with_context)
+    if label is None:
+        return report
+    if effects.navigation is not None or effects.dialog is not None or effects.pause is not None:
+        return replace(report, through_label=label.description)  # the input can no longer say
+    return replace(report, through_label=label.description, checked=await call_script(conn, element, "is_checked"))
 
 
 async def hover(

@@ -262,6 +262,8 @@ class ActionReport:
     chosen: tuple[ChosenOption, ...] = ()  # the options a select_option chose
     uploaded: tuple[str, ...] = ()  # the file names an upload left in its input
     masked: bool = False  # a password field: its value is never echoed
+    through_label: str = ""  # the label clicked for a hidden checkbox or radio (`toggle_labels`)
+    checked: bool | None = None  # that input's state read back after the click, when the page is still there
     context: PageContext | None = None  # asked for, and the page did not pause
 
 
@@ -280,6 +282,7 @@ class FieldOutcome:
     checked: bool | None = None  # a checkbox or radio
     chosen: tuple[ChosenOption, ...] = ()  # the options a select holds; the radio a group's value or label chose
     length: int = 0  # the characters a password field holds, its value never kept
+    through_label: str = ""  # the label clicked for a hidden checkbox or radio (`toggle_labels`)
     error: str = ""  # why it was not filled, and what to do
 
 

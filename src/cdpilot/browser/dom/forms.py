@@ -6,7 +6,8 @@ field is filled only if it then holds what was typed (a number field given lette
 maxlength, the page's own handler can each make it hold something else). Every other kind is
 set by the page-side ``fill_field.js``, which decides by the element: the options of a select,
 a checkbox or radio clicked only when it must change (a radio given a string: the radio of its
-group with that value or label), a date, time, colour or range set and kept only if it reads
+group with that value or label; a custom-styled one, its input hidden, through a real click on
+its shown label, as `toggle_labels` does), a date, time, colour or range set and kept only if it reads
 back as given. A field that fails (no match, not a field, disabled, a value of the wrong type
 for its kind, a value refused or not kept) says why in its outcome and the others go on; only
 a dialog or a debugger pause, which stop the page, stop the form.
@@ -26,6 +27,7 @@ from cdpilot.browser.dom.element_facts import ActionReport, ChosenOption, FieldO
 from cdpilot.browser.dom.element_input import call_script, send_keys, wait_actionable
 from cdpilot.browser.dom.keys import parse_key
 from cdpilot.browser.dom.query import ElementHandle, resolve_element
+from cdpilot.browser.dom.toggle_labels import click_label, label_to_click
 from cdpilot.browser.dom.watch import page_context, perform
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.errors import (
@@ -96,8 +98,11 @@ async def _fill_field(conn: BrowserConnection, field: FormField, timeout_ms: int
     kind = ""
     try:
         element = await resolve_element(conn, field.selector, field.index or 0)
-        await wait_actionable(conn, element, timeout_ms, need_enabled=False, need_editable=False)
-        reply = await call_script(conn, element, "fill_field", field.value)
+        if await label_to_click(conn, element) is None:
+            await wait_actionable(conn, element, timeout_ms, need_enabled=False, need_editable=False)
+            reply = await call_script(conn, element, "fill_field", field.value, "click")
+        else:
+            reply = await _through_label(conn, element, field.value, timeout_ms)
         kind = str(reply["kind"])
         return await _outcome(conn, element, field, reply)
     except (DialogOpenError, ExecutionPausedError, BrowserConnectionError):
@@ -106,13 +111,30 @@ async def _fill_field(conn: BrowserConnection, field: FormField, timeout_ms: int
         return FieldOutcome(field.selector, field.index, kind, error=f"{exc.message} {exc.suggestion}".strip())
 
 
+async def _through_label(
+    conn: BrowserConnection, element: ElementHandle, value: str | bool | list[str], timeout_ms: int
+) -> dict[str, Any]:
+    """`fill_field.js`'s reply for a hidden checkbox or radio, set as a user sets it: a real click on its label
+    (named in the reply's ``label``), then its state read back. The radio a group's value chooses may be shown
+    itself: it is then clicked as any field is."""
+    reply = await call_script(conn, element, "fill_field", value, "label")
+    if reply.get("through") != "label":  # as asked already, or a problem
+        return dict(reply)
+    label = await label_to_click(conn, element, stashed=True)
+    if label is None:
+        await wait_actionable(conn, element, timeout_ms, need_enabled=False, need_editable=False)
+        return dict(await call_script(conn, element, "fill_field", value, "click"))
+    await click_label(conn, label, timeout_ms)
+    return {**await call_script(conn, element, "fill_field", value, "read"), "label": label.description}
+
+
 async def _outcome(
     conn: BrowserConnection, element: ElementHandle, field: FormField, reply: dict[str, Any]
 ) -> FieldOutcome:
     """What the field holds after `fill_field.js` (and, for a text field, the typing); raises its problem."""
     if "problem" in reply:
         raise _problem(element, field.value, reply)
-    done = FieldOutcome(field.selector, field.index, str(reply["kind"]))
+    done = FieldOutcome(field.selector, field.index, str(reply["kind"]), through_label=reply.get("label", ""))
     chosen = tuple(ChosenOption(label=str(lb), value=str(v)) for lb, v in reply.get("chosen", ()))
     if "checked" in reply:
         return replace(done, checked=bool(reply["checked"]), chosen=chosen)
@@ -184,8 +206,9 @@ def _problem(element: ElementHandle, value: str | bool | list[str], reply: dict[
         return ArgumentError(f"Give {TAKES.get(kind, 'a string')}, not {given}.", suggestion="")
     if problem == "kept":
         state = "checked" if reply["checked"] else "not checked"
+        clicked = f" after a click on its label {reply['label']}" if "label" in reply else ""
         return StateError(
-            f"It stayed {state}: the page's own click handler kept it so.",
+            f"It stayed {state}{clicked}: the page's own click handler kept it so.",
             suggestion="Look at what the page wants first with {tool:browser_screenshot}.",
         )
     if problem == "option":

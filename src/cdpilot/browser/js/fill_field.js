@@ -1,7 +1,10 @@
 // Gives one form field `value` as its kind takes it: {kind, typed: true, maxLength} for a field the caller types into
 // for real, else what it holds now ({kind, checked[, chosen]} / {kind, chosen} / {kind, value}), or
 // {kind, problem, …} unchanged. A radio given a string checks the radio of its group with that value or label.
-function (value) {
+// How a checkbox or radio that must change is changed: `how` "click" clicks it; "label" leaves it to be set through its
+// label by a real click, answering {kind, through: "label"} with the input stashed for toggle_label.js; "read" only
+// reads (after that click: one still not as asked answers problem "kept").
+function (value, how) {
   const el = this, view = el.ownerDocument.defaultView, tag = el.localName;
   const kind = tag === "select" ? (el.multiple ? "select multiple" : "select")
     : tag === "input" ? el.type : tag !== "textarea" && el.isContentEditable ? "contenteditable" : tag;
@@ -9,6 +12,11 @@ function (value) {
   const fire = () => {
     el.dispatchEvent(new view.Event("input", {bubbles: true, composed: true}));
     el.dispatchEvent(new view.Event("change", {bubbles: true}));
+  };
+  const toLabel = input => {  // true when `input` is left to its label; el.click() runs the page's handlers
+    if (how === "label") view[Symbol.for("cdpilot.toggleInput")] = input;
+    else if (how === "click") input.click();
+    return how === "label";
   };
   if (!(["input", "select", "textarea"].includes(tag) || el.isContentEditable)
       || ["button", "submit", "reset", "image", "file", "hidden"].includes(kind))
@@ -23,7 +31,7 @@ function (value) {
       return {kind, problem: "option", missing: [value], total: group.length,
               options: group.slice(0, 10).map(r => [r.value, label(r)])};
     if (radio.matches(":disabled")) return {kind, problem: "disabled"};
-    if (!radio.checked) radio.click();  // a click runs the page's handlers, and fires input and change
+    if (!radio.checked && toLabel(radio)) return {kind, through: "label"};
     return radio.checked ? {kind, checked: true, chosen: [[label(radio), radio.value]]}
       : {kind, problem: "kept", checked: false};
   }
@@ -32,7 +40,7 @@ function (value) {
     const wanted = typeof value === "boolean" ? value
       : kind === "checkbox" ? {true: true, on: true, false: false}[String(value).toLowerCase()] : undefined;
     if (typeof wanted !== "boolean" || (kind === "radio" && !wanted)) return {kind, problem: "type"};
-    if (el.checked !== wanted) el.click();  // a click runs the page's handlers, and fires input and change
+    if (el.checked !== wanted && toLabel(el)) return {kind, through: "label"};
     return el.checked === wanted ? {kind, checked: wanted} : {kind, problem: "kept", checked: el.checked};
   }
   if (tag === "select") {
