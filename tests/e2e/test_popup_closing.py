@@ -19,6 +19,7 @@ PAGES = {
         html(
             "Shop",
             """<button id="login" onclick="window.open('/sign-in', 'auth', 'width=400,height=400')">Log in</button>
+<button id="login-form" onclick="window.open('/sign-in-form', 'auth', 'width=400,height=400')">Log in by code</button>
 <p id="token">none</p>
 <script>addEventListener("message", (e) => { document.getElementById("token").textContent = e.data; });</script>""",
         ),
@@ -31,14 +32,23 @@ PAGES = {
             """<button id="allow" onclick="opener.postMessage('token-123', '*'); window.close()">Allow</button>""",
         ),
     ),
+    "/sign-in-form": (
+        200,
+        "text/html",
+        html(
+            "Sign in by code",
+            """<form onsubmit="opener.postMessage(this.code.value, '*'); window.close(); return false">
+<input id="code" name="code"></form>""",
+        ),
+    ),
 }
 
 
-async def open_popup(client: ModeClient, site_url: str) -> None:
+async def open_popup(client: ModeClient, site_url: str, button: str = "#login", path: str = "/sign-in") -> None:
     """The shop, its sign-in popup opened by a click (the click's answer says so), and the popup made current."""
     await client.ok("navigate", url=f"{site_url}/shop")
-    text = await client.ok("click_element", selector="#login")
-    assert "Opened a new page [1] " in text and f" at {site_url}/sign-in" in text, text
+    text = await client.ok("click_element", selector=button)
+    assert "Opened a new page [1] " in text and f" at {site_url}{path}" in text, text
     await client.ok("switch_target", index=1)
 
 
@@ -71,3 +81,30 @@ async def test_closing_the_current_page_once_it_closed_itself_says_so(client: Mo
         f'current page is now [0] "Shop" ({site_url}/shop).'
     ), text
     assert await client.js("document.title") == "Shop"
+
+
+async def test_a_key_that_submits_and_closes_its_popup_goes_back_to_the_opener(
+    client: ModeClient, site_url: str
+) -> None:
+    await open_popup(client, site_url, "#login-form", "/sign-in-form")
+    await client.ok("fill_element", selector="#code", text="token-456")
+    text = await client.ok("press_key", key="Enter", selector="#code")
+    assert text == (
+        f'Pressed Enter in #code; the tab closed itself ("Sign in by code" {site_url}/sign-in-form); the current '
+        f'page is now [0] "Shop" {site_url}/shop.'
+    ), text
+    await client.ok("wait_for", texts=["token-456"])
+    assert "*[0] Shop" in await client.ok("list_targets")
+
+
+async def test_a_fill_that_submits_and_closes_its_popup_goes_back_to_the_opener(
+    client: ModeClient, site_url: str
+) -> None:
+    await open_popup(client, site_url, "#login-form", "/sign-in-form")
+    text = await client.ok("fill_element", selector="#code", text="token-789", submit=True)
+    assert text == (
+        f'Filled #code with 9 characters and pressed Enter; the tab closed itself ("Sign in by code" '
+        f'{site_url}/sign-in-form); the current page is now [0] "Shop" {site_url}/shop.'
+    ), text
+    await client.ok("wait_for", texts=["token-789"])
+    assert "*[0] Shop" in await client.ok("list_targets")

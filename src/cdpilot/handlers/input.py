@@ -38,7 +38,7 @@ from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import BrowserConnectionError, StateError
 from cdpilot.handlers.common import browser, downloaded_files, wants_context
-from cdpilot.text import clip, one_line
+from cdpilot.text import clip, one_line, plural
 from cdpilot.upload_files import resolve_upload_files, upload_root
 
 # An error answer is not cut by the registry as a success is: a form's is cut here, leaving room for the notes
@@ -61,28 +61,30 @@ async def click_element(args: ClickElementArgs, ctx: ToolContext) -> ToolResult:
             timeout_ms=args.timeout_ms,
             with_context=full,
         )
-    except BrowserConnectionError:
-        gone = await tabs.replace_closed_page(conn)
-        if gone is None:
-            raise
-        return ToolResult(closed_itself_line(f"Clicked {one_line(args.selector)}", gone))
+    except BrowserConnectionError as exc:
+        return await _closed_itself(conn, exc, f"Clicked {one_line(args.selector)}")
     first = answers.clicked_line(report, button=args.button, click_count=args.click_count)
     return await _answer(conn, first, report, full)
 
 
 async def fill_element(args: FillElementArgs, ctx: ToolContext) -> ToolResult:
+    """A submit (Enter) that makes its page close itself answers as such a click does."""
     conn = await browser(ctx, args.connection_id)
     full = wants_context(args.include_context, ctx)
-    report = await actions.fill(
-        conn,
-        args.selector,
-        args.index,
-        args.text,
-        clear=args.clear,
-        submit=args.submit,
-        timeout_ms=args.timeout_ms,
-        with_context=full,
-    )
+    try:
+        report = await actions.fill(
+            conn,
+            args.selector,
+            args.index,
+            args.text,
+            clear=args.clear,
+            submit=args.submit,
+            timeout_ms=args.timeout_ms,
+            with_context=full,
+        )
+    except BrowserConnectionError as exc:  # the typed text is not echoed: the field may be a password
+        done = f"Filled {one_line(args.selector)} with {plural(len(args.text), 'character')}"
+        return await _closed_itself(conn, exc, done + (" and pressed Enter" if args.submit else ""))
     return await _answer(conn, answers.filled_line(report, args.text, submitted=args.submit), report, full)
 
 
@@ -139,10 +141,15 @@ async def drag_element(args: DragElementArgs, ctx: ToolContext) -> ToolResult:
 
 
 async def press_key(args: PressKeyArgs, ctx: ToolContext) -> ToolResult:
+    """A key (Enter in a popup's form) that makes its page close itself answers as such a click does."""
     keypress = parse_key(args.key)
     conn = await browser(ctx, args.connection_id)
     full = wants_context(args.include_context, ctx)
-    report = await actions.press(conn, keypress, args.selector, args.index, with_context=full)
+    try:
+        report = await actions.press(conn, keypress, args.selector, args.index, with_context=full)
+    except BrowserConnectionError as exc:
+        where = f" in {one_line(args.selector)}" if args.selector is not None else ""
+        return await _closed_itself(conn, exc, f"Pressed {keypress.label}{where}")
     return await _answer(conn, answers.pressed_line(report, keypress.label), report, full)
 
 
@@ -169,6 +176,15 @@ async def scroll(args: ScrollArgs, ctx: ToolContext) -> ToolResult:
         conn, args.selector, args.index, to=args.to, until=args.until, max_steps=args.max_steps
     )
     return ToolResult(answers.scrolled_line(report))
+
+
+async def _closed_itself(conn: BrowserConnection, exc: BrowserConnectionError, done: str) -> ToolResult:
+    """The answer to an action whose page session ended with `exc`: when the page closed itself (a sign-in popup
+    once it has told its opener), what was `done` and the page current now; else `exc`, the connection lost."""
+    gone = await tabs.replace_closed_page(conn)
+    if gone is None:
+        raise exc
+    return ToolResult(closed_itself_line(done, gone))
 
 
 async def _answer(conn: BrowserConnection, first: str, report: ActionReport, full: bool) -> ToolResult:
