@@ -82,3 +82,16 @@ def test_a_load_names_the_storage_it_could_not_write_and_why() -> None:
         "Not loaded: the sessionStorage of http://c.test: sessionStorage is per tab, and this tab is at "
         "http://a.test. Load the file again from a page of http://c.test, or in a new tab ({tool:new_target}).",
     ]
+
+
+def test_a_load_says_an_origin_the_lists_refuse_was_left_out_and_what_became_of_the_cookies() -> None:
+    state = StorageState(1, (("http://a.test", 1),), ())
+    refusal = "http://d.test is blocked by --blocked-origins d.test"
+    not_loaded = [StorageNotLoaded("local", "http://d.test", "refused", refusal)]
+    assert state_loaded_lines(state, not_loaded) == [
+        "Loaded 1 cookie and the localStorage of http://a.test (1 key).",
+        "Not loaded: the localStorage of http://d.test: http://d.test is blocked by --blocked-origins d.test, and "
+        "writing it takes a page of that origin.",
+        "The cookies were all set, whatever the origin lists say, as {tool:set_cookie} sets them: the browser sends "
+        "none to a refused origin, which it never requests.",
+    ]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import ModeClient
+from tests.e2e.harness import ModeClient, browser_session
 from tests.support.site import html
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -193,3 +193,38 @@ async def test_session_storage_of_another_origin_than_the_tab_is_said_not_loaded
         f"Not loaded: the sessionStorage of {site_url}: sessionStorage is per tab, and this tab is at {other}. "
         f"Load the file again from a page of {site_url}, or in a new tab ({NEW_TAB[client.mode]}).",
     ], lines
+
+
+@pytest.mark.parametrize("mode", ["smart", "legacy"])
+async def test_an_origin_the_server_refuses_gets_no_storage(mode: str, site_url: str, output_dir: Path) -> None:
+    """A server started with --blocked-origins localhost:* never visits localhost to write its storage: the
+    answer says why it was left out (and that cookies are set as set_cookie sets them), while 127.0.0.1's
+    storage loads into the blank tab as ever."""
+    other = site_url.replace("127.0.0.1", "localhost")
+    items = [{"name": "user", "value": "ada"}]
+    state = {
+        "cookies": [
+            {"name": "session", "value": "abc", "domain": host, "path": "/"} for host in ("127.0.0.1", "localhost")
+        ],
+        "origins": [
+            {"origin": site_url, "localStorage": items, "sessionStorage": [{"name": "cart", "value": "3"}]},
+            {"origin": other, "localStorage": items, "sessionStorage": items},
+        ],
+    }
+    folder = output_dir / f"{mode}-blocked"
+    (folder / "states").mkdir(parents=True)
+    (folder / "states" / "mixed.json").write_text(json.dumps(state))
+    async with browser_session(mode, "--output-dir", str(folder), "--blocked-origins", "localhost:*") as client:
+        lines = (await client.ok("load_storage_state", path="states/mixed.json")).splitlines()
+        refused = f"{other} is blocked by --blocked-origins localhost:*, and writing it takes a page of that origin."
+        assert lines == [
+            f"Loaded 2 cookies, the localStorage of {site_url} (1 key) and the sessionStorage of {site_url} (1 key).",
+            f"Not loaded: the localStorage of {other}: {refused}",
+            f"Not loaded: the sessionStorage of {other}: {refused}",
+            "The cookies were all set, whatever the origin lists say, as "
+            + ('network(action="set_cookie")' if mode == "smart" else "set_cookie()")
+            + " sets them: the browser sends none to a refused origin, which it never requests.",
+        ], lines
+        assert await client.js("location.href") == "about:blank"
+        await client.ok("navigate", url=f"{site_url}/account")
+        assert await client.js("document.getElementById('who').textContent") == "ada, cart 3, cookie"

@@ -119,8 +119,15 @@ def state_loaded_lines(state: StorageState, not_loaded: Sequence[StorageNotLoade
                 f"Not loaded: {store}: sessionStorage is per tab, and this tab is at {missed.detail}. Load the file "
                 f"again from a page of {missed.origin}, or in a new tab ({{tool:new_target}})."
             )
+        elif missed.reason == "refused":
+            lines.append(f"Not loaded: {store}: {missed.detail}, and writing it takes a page of that origin.")
         else:
             lines.append(f"Not loaded: {store}: {missed.detail}.")
+    if state.cookies and any(missed.reason == "refused" for missed in not_loaded):
+        lines.append(
+            "The cookies were all set, whatever the origin lists say, as {tool:set_cookie} sets them: the browser "
+            "sends none to a refused origin, which it never requests."
+        )
     return lines
 
 

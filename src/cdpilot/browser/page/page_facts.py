@@ -105,8 +105,9 @@ class StorageNotLoaded:
     area: Literal["local", "session"]
     origin: str
     # "unreachable": no page of the origin could be opened (`detail` says why); "other tab": sessionStorage,
-    # which is per tab, of an origin the current tab is not at (`detail`: where it is)
-    reason: Literal["unreachable", "other tab"]
+    # which is per tab, of an origin the current tab is not at (`detail`: where it is); "refused": the server's
+    # origin lists refuse the origin (`detail`: the refusal's statement)
+    reason: Literal["unreachable", "other tab", "refused"]
     detail: str
 
 

@@ -14,7 +14,11 @@ of the same browser context, served an empty page of ours (the site itself is no
 no request of the visit reaches it) while the storage is written. sessionStorage is per tab:
 it goes into the current tab, through the current page when it is of that origin, through
 such a visit of the current tab when it shows no site yet (a blank tab, which it is again
-afterwards, its history reset); otherwise it is left out, and the answer says so.
+afterwards, its history reset); otherwise it is left out, and the answer says so. An origin the
+server's origin lists refuse (``--allowed-origins``, ``--blocked-origins``) is never visited, so
+its storage is left out, said with the rule; cookies are set whatever the lists say, as
+`set_cookie` sets them: storing one reaches no server, and the browser sends none to a refused
+origin, which it never requests.
 """
 
 from __future__ import annotations
@@ -155,9 +159,17 @@ async def apply_storage_state(
                 f"The browser refused the file's cookies: {exc.cdp_message}.",
                 problems=[FieldProblem("path", "a storage state with valid cookies", "a cookie it refused")],
             ) from exc
-    local = [(str(o["origin"]), _items(o, "localStorage")) for o in origins if _items(o, "localStorage")]
-    session = [(str(o["origin"]), _items(o, "sessionStorage")) for o in origins if _items(o, "sessionStorage")]
-    not_loaded = await _in_hidden_tab(conn, local) if local else []
+    refused = {o["origin"]: r.statement for o in origins if (r := conn.interceptor.policy.refusal(str(o["origin"])))}
+    not_loaded = [
+        StorageNotLoaded(area, str(o["origin"]), "refused", refused[o["origin"]])
+        for o in origins
+        for area in ("local", "session")
+        if o["origin"] in refused and _items(o, f"{area}Storage")
+    ]
+    kept = [o for o in origins if o["origin"] not in refused]
+    local = [(str(o["origin"]), _items(o, "localStorage")) for o in kept if _items(o, "localStorage")]
+    session = [(str(o["origin"]), _items(o, "sessionStorage")) for o in kept if _items(o, "sessionStorage")]
+    not_loaded += await _in_hidden_tab(conn, local) if local else []
     current = _origin(conn.target_url or "")
     elsewhere = [(origin, items) for origin, items in session if origin != current]
     for key, value in next((items for origin, items in session if origin == current), []):
