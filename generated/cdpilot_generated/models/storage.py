@@ -66,7 +66,7 @@ class GetStorageArgs(ArgsModel):
 
 class LoadStorageStateArgs(ArgsModel):
     """
-    Load a saved storage state (cookies and localStorage) into the browser, e.g. to reuse a login.
+    Load a saved storage state in one step, e.g. to reuse a login: its cookies, each origin's localStorage, and its sessionStorage into the current tab.
     """
 
     model_config = ConfigDict(
@@ -78,7 +78,7 @@ class LoadStorageStateArgs(ArgsModel):
 
 class SaveStorageStateArgs(ArgsModel):
     """
-    Save cookies and this origin's localStorage to a JSON file under the output dir.
+    Save the cookies and the current page's origin's localStorage and sessionStorage to a JSON file under the output dir.
     """
 
     model_config = ConfigDict(
