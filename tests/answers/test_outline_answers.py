@@ -20,8 +20,8 @@ SHOP = PageOutline(
         OutlineEntry("control", "checkbox", "Terms", 2, 'input[name="terms"]', states=("checked",)),
         OutlineEntry("control", "button", "Place order", 2, 'button[type="submit"]', states=("disabled",)),
         OutlineEntry("frame", "iframe", "Pay", 1, "#pay", inside=2, frame_url="http://localhost:8000/pay"),
-        OutlineEntry("control", "textbox", "Card", 2, "#card"),
-        OutlineEntry("control", "button", "Pay", 2, "#pay-btn"),
+        OutlineEntry("control", "textbox", "Card", 2, "iframe#pay >> #card"),
+        OutlineEntry("control", "button", "Pay", 2, "iframe#pay >> #pay-btn"),
         OutlineEntry("frame", "iframe", "Ads", 1, "#ads", not_outlined="it did not answer"),
     ),
 )
@@ -38,7 +38,7 @@ def test_a_control_line_has_its_role_name_value_states_and_selector() -> None:
 def test_the_whole_outline_is_indented_by_structure_and_names_cross_origin_frames() -> None:
     assert outline_answer(SHOP, max_chars=4000) == (
         'Outline of "Shop" (6 controls; role "name" = value [state] selector):\n'
-        "Selectors inside cross-origin iframes work with the element tools, which search those frames too.\n"
+        "Selectors in an iframe of another origin name the iframe first (iframe#pay >> #card): use them as printed.\n"
         "1 cross-origin iframe not outlined (reasons on their lines).\n"
         'navigation "Main" nav[aria-label="Main"]\n'
         '  link "Tents" a[href="/tents"]\n'
@@ -48,8 +48,8 @@ def test_the_whole_outline_is_indented_by_structure_and_names_cross_origin_frame
         '    checkbox "Terms" [checked] input[name="terms"]\n'
         '    button "Place order" [disabled] button[type="submit"]\n'
         '  iframe "Pay" #pay (cross-origin: http://localhost:8000/pay)\n'
-        '    textbox "Card" #card\n'
-        '    button "Pay" #pay-btn\n'
+        '    textbox "Card" iframe#pay >> #card\n'
+        '    button "Pay" iframe#pay >> #pay-btn\n'
         '  iframe "Ads" #ads (cross-origin, not outlined: it did not answer)'
     )
 
@@ -63,9 +63,9 @@ def test_a_scoped_outline_says_which_match_it_outlines() -> None:
     assert outline_answer(framed, max_chars=4000) == (
         'Outline of "form" in iframe#pay (http://localhost:8000/pay) (2 controls; role "name" = value [state] '
         "selector):\n"
-        "Selectors inside cross-origin iframes work with the element tools, which search those frames too.\n"
-        '    textbox "Card" #card\n'
-        '    button "Pay" #pay-btn'
+        "Selectors in an iframe of another origin name the iframe first (iframe#pay >> #card): use them as printed.\n"
+        '    textbox "Card" iframe#pay >> #card\n'
+        '    button "Pay" iframe#pay >> #pay-btn'
     )
     empty = PageOutline("Shop", "#spacer", 1, ())
     assert outline_answer(empty, max_chars=4000) == 'Outline of "#spacer": no landmarks, headings or controls.'
@@ -169,7 +169,7 @@ def test_one_budget_holds_the_whole_outline_with_the_cross_origin_frame_named_as
     assert len(text) <= 560
     assert text == (
         'Outline of "Pay" (51 controls; role "name" = value [state] selector):\n'
-        "Selectors inside cross-origin iframes work with the element tools, which search those frames too.\n"
+        "Selectors in an iframe of another origin name the iframe first (iframe#pay >> #card): use them as printed.\n"
         'button "Here" #here\n'
         'iframe "Card" #card (cross-origin: http://localhost:8000/card)\n'
         '  50 textboxes: "Field 0", "Field 1", "Field 2", "Field 3", "Field 4" … (+45)\n'
@@ -219,7 +219,7 @@ def test_an_offset_past_the_end_says_so() -> None:
     )
     assert outline_answer(SHOP, max_chars=4000, offset=10) == (
         'Outline of "Shop" from item 11 of 11 (6 controls; role "name" = value [state] selector):\n'
-        "Selectors inside cross-origin iframes work with the element tools, which search those frames too.\n"
+        "Selectors in an iframe of another origin name the iframe first (iframe#pay >> #card): use them as printed.\n"
         "1 cross-origin iframe not outlined (reasons on their lines).\n"
         '  iframe "Ads" #ads (cross-origin, not outlined: it did not answer)\n'
         "End of the outline: item 11 was its last."

@@ -264,26 +264,26 @@ async def test_a_cross_origin_iframe_is_outlined_from_its_own_target(client: Mod
     text = await client.ok("page_outline")
     port = site_url.rsplit(":", 1)[1]
     assert text.splitlines()[1:] == [
-        "Selectors inside cross-origin iframes work with the element tools, which search those frames too.",
+        "Selectors in an iframe of another origin name the iframe first (iframe#pay >> #card): use them as printed.",
         "main body > main",
         '  button "Here" body > main > button',  # #here is the iframe's button's id too
         f'  iframe "Sign up" #away (cross-origin: http://localhost:{port}/outline/form)',
-        '    form "Sign up" form[aria-label="Sign up"]',
-        '      textbox "Email" [required] #email',
-        '      checkbox "Newsletter" [checked] input[name="news"]',
-        '      button "Join" button[name="join"]',
+        '    form "Sign up" iframe#away >> form[aria-label="Sign up"]',
+        '      textbox "Email" [required] iframe#away >> #email',
+        '      checkbox "Newsletter" [checked] iframe#away >> input[name="news"]',
+        '      button "Join" iframe#away >> #here',
     ], text
     scoped = await client.ok("page_outline", selector="form")  # the page has none: the iframe's
     assert scoped.splitlines()[:3] == [
         f'Outline of "form" in iframe#away (http://localhost:{port}/outline/form) (3 controls; '
         'role "name" = value [state] selector):',
-        "Selectors inside cross-origin iframes work with the element tools, which search those frames too.",
-        'form "Sign up" form[aria-label="Sign up"]',
+        "Selectors in an iframe of another origin name the iframe first (iframe#pay >> #card): use them as printed.",
+        'form "Sign up" iframe#away >> form[aria-label="Sign up"]',
     ], scoped
     assert scoped.splitlines()[3:] == [
-        '  textbox "Email" [required] #email',
-        '  checkbox "Newsletter" [checked] input[name="news"]',
-        '  button "Join" button[name="join"]',
+        '  textbox "Email" [required] iframe#away >> #email',
+        '  checkbox "Newsletter" [checked] iframe#away >> input[name="news"]',
+        '  button "Join" iframe#away >> #here',
     ], scoped
 
 
@@ -313,13 +313,13 @@ async def test_nested_cross_origin_iframes_are_outlined_each_from_its_own_target
     port = site_url.rsplit(":", 1)[1]
     assert text.splitlines()[2:] == [
         f'iframe "Middle" #outer (cross-origin: http://localhost:{port}/outline/middle)',
-        '  button "Middle" #middle',
-        '  link "Same"',  # every selector of each "Same" link matches the other one too: none is listed
-        f'  iframe "Inner" #inner (cross-origin: http://127.0.0.1:{port}/outline/inner)',
-        '    button "Go" button[name="go"]',
-        '    link "Same"',
+        '  button "Middle" iframe#outer >> #middle',
+        '  link "Same"',  # every selector of this "Same" link matches the inner frame's too: none is listed
+        f'  iframe "Inner" iframe#outer >> #inner (cross-origin: http://127.0.0.1:{port}/outline/inner)',
+        '    button "Go" iframe#outer >> iframe#inner >> button[name="go"]',
+        '    link "Same" iframe#outer >> iframe#inner >> a[href="/same"]',
     ], text
-    await client.ok("click_element", selector='button[name="go"]')
+    await client.ok("click_element", selector='iframe#outer >> iframe#inner >> button[name="go"]')
     assert await client.js("window.clicked.then(event => event.data)") == "inner clicked"
 
 

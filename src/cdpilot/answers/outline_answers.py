@@ -35,6 +35,10 @@ RUN_NAMES = 5  # names a run's line shows
 CUT_LINE_CHARS = 20  # a continuation's one entry, cut, keeps at least this much
 TABLE_ROWS = 3  # rows a table shows in a map, unless it is the part asked for
 TOP = -1  # the owner of what no part holds
+# Above an outline holding a frame of another origin: its selectors are frame-scoped, as every element tool takes them.
+FRAME_NOTE = (
+    "Selectors in an iframe of another origin name the iframe first (iframe#pay >> #card): use them as printed."
+)
 SCOPE_CHARS = 200  # a longer selector asked for is shortened in the header and not repeated in the hint
 
 
@@ -89,7 +93,7 @@ def _header(outline: PageOutline, span: str = "") -> str:
         return f"Outline of {what}{f' ({first[:-2]})' if first else ''}: no landmarks, headings or controls."
     line = f'Outline of {what} ({first}{plural(outline.controls, "control")}; role "name" = value [state] selector):'
     if outline.cross_origin_frames or outline.scope_frame:
-        line += "\nSelectors inside cross-origin iframes work with the element tools, which search those frames too."
+        line += f"\n{FRAME_NOTE}"
     if outline.not_outlined:
         line += f"\n{plural(outline.not_outlined, 'cross-origin iframe')} not outlined (reasons on their lines)."
     return line

@@ -355,21 +355,31 @@ async def expression_frame(conn: Target, expression: str) -> tuple[FrameDocument
     return FrameDocument(place.session, str(resolved["object"]["objectId"])), rest
 
 
-async def frame_scope_prefix(conn: Target, frame_id: str) -> str:
-    """The frame-scoped selector prefix that reaches into the frame `frame_id` from the page
-    (`iframe#pay >> `, nested: `iframe#a >> iframe#b >> `), for selectors found in that frame;
-    "" for the page, a same-origin iframe (the page's own search enters it) or a frame not found."""
-    places = [page_place(conn)]
+async def frame_places(conn: Target) -> dict[str, FramePlace]:
+    """Where our scripts run in each frame that the page's own search cannot enter (another
+    origin: in-process or out of process, nested ones too), by frame id, each with its
+    frame-scoped prefix (`FramePlace.scope`); the page itself under "". A frame that does not
+    answer is left out, with the frames inside it."""
+    found = {"": page_place(conn)}
+    places = [found[""]]
     while places:
         place = places.pop(0)
         with contextlib.suppress(*FRAME_FAILURES):
             owners, url = await _owners(conn, place, None)
             for owner in owners:
                 inner = await _place_of(conn, place, owner, place.name(url))
-                if inner is not None and owner.frame_id == frame_id:
-                    return inner.scope
-                places += [inner] if inner is not None else []
-    return ""
+                if inner is not None and owner.frame_id is not None:
+                    found[owner.frame_id] = inner
+                    places.append(inner)
+    return found
+
+
+async def frame_scope_prefix(conn: Target, frame_id: str) -> str:
+    """The frame-scoped selector prefix that reaches into the frame `frame_id` from the page
+    (`iframe#pay >> `, nested: `iframe#a >> iframe#b >> `), for selectors found in that frame;
+    "" for the page, a same-origin iframe (the page's own search enters it) or a frame not found."""
+    place = (await frame_places(conn)).get(frame_id) if frame_id else None
+    return place.scope if place is not None else ""
 
 
 async def query_tree(

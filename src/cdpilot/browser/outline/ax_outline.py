@@ -7,7 +7,9 @@ listed as not outlined, with the reason. Ignored nodes (hidden, aria-hidden,
 presentational) are left out, their children kept. A table is read as its caption (its
 accessible name), its column headers and its rows' cell texts, with the controls in them, so
 an outline can show what the table holds and not only what can be clicked in it. Selectors are made by
-`outline_selectors` for as many entries as an outline of `max_chars` could show.
+`outline_selectors` for as many entries as an outline of `max_chars` could show; inside an
+iframe of another origin each starts with the frame-scoped prefix the element tools give that
+frame (`frame_places`), so that every selector printed works as printed.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cdpilot.browser.dom.query import resolve_element
+from cdpilot.browser.frames.frame_search import FramePlace, frame_places, page_place
 from cdpilot.browser.outline.frame_outline import OutlineTrees, frame_key, read_trees
 from cdpilot.browser.outline.outline_facts import PART_KINDS, EntryKind, OutlineEntry, PageOutline
 from cdpilot.browser.outline.outline_selectors import SelectorWanted, outline_selectors
@@ -205,9 +208,9 @@ class _Walk:
         framed = self.read.frames.get(key) if key is not None else None
         if framed is None:
             draft.not_outlined = self.read.unread.get(key, "") if key is not None else ""
-            draft.not_outlined = draft.not_outlined or "no frame target of its own (yet)"
+            draft.not_outlined = draft.not_outlined or "its frame is not attached"
             return
-        draft.frame_url = self.read.urls.get(framed, "")
+        draft.frame_url = self.read.urls.get(framed, "") if self.read.foreign(framed, tree) else ""
         self.nodes(framed, self.read.root_children(framed), inner)
 
 
@@ -222,6 +225,34 @@ def _states(props: dict[str, Any]) -> tuple[str, ...]:
     if props.get("invalid") not in (None, "false"):
         states.append("invalid")
     return tuple(states)
+
+
+async def _frame_scopes(
+    conn: Target, read: OutlineTrees, main_frame: str
+) -> tuple[list[FramePlace], dict[str, str | None]]:
+    """Where the element tools search in the page (each frame of another origin a place of its own,
+    as `frame_places` finds them), and the frame-scoped prefix of each frame read: its own, or its
+    parent's for a frame of its parent's origin (which that search enters); None for a frame of
+    another origin that the element tools cannot reach (it did not answer): its entries get no selector."""
+    parents = read.parents()
+    foreign = any(read.foreign(frame, parent) for frame, parent in parents.items())
+    found = await frame_places(conn) if foreign else {}
+    scopes: dict[str, str | None] = {}
+
+    def scope(frame: str) -> str | None:
+        if frame not in scopes:
+            parent = parents.get(frame)
+            if parent is None:
+                scopes[frame] = "" if frame == main_frame else None  # a frame whose iframe went away
+            elif frame in found:
+                scopes[frame] = found[frame].scope
+            else:
+                scopes[frame] = None if read.foreign(frame, parent) else scope(parent)
+        return scopes[frame]
+
+    for frame in read.trees:
+        scope(frame)
+    return list(found.values()) or [page_place(conn)], scopes
 
 
 def _run_ranks(drafts: list[_Draft]) -> list[int]:
@@ -269,11 +300,20 @@ async def page_outline(conn: Target, *, selector: str | None, max_chars: int, of
     title = str(main_nodes[0].get("name", {}).get("value", "")) if main_nodes else ""
     # A continuation shows no entry before `offset`, and those after it in page order.
     ranks = _run_ranks(walk.drafts) if not offset else [index - offset for index in range(len(walk.drafts))]
+    places, scopes = await _frame_scopes(conn, read, main_frame)
     wanted = [
-        SelectorWanted(d.kind in PART_KINDS, read.sessions[d.tree], d.tree, d.backend_id if rank >= 0 else None, rank)
+        SelectorWanted(
+            d.kind in PART_KINDS,
+            read.sessions[d.tree],
+            d.tree,
+            d.backend_id if rank >= 0 and scope is not None else None,
+            rank,
+            scope or "",
+        )
         for d, rank in zip(walk.drafts, ranks, strict=True)
+        for scope in (scopes.get(d.tree),)
     ]
     sessions = list({id(s): s for s in read.sessions.values()}.values())
-    selectors = await outline_selectors(conn, wanted, sessions, max_chars // MIN_LINE_CHARS)
+    selectors = await outline_selectors(conn, wanted, sessions, places, max_chars // MIN_LINE_CHARS)
     entries = tuple(d.entry(selectors.get(i, "")) for i, d in enumerate(walk.drafts))
     return PageOutline(title, selector or "", match_count, entries, scope_frame)

@@ -36,8 +36,25 @@ class OutlineTrees:
     trees: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # frame id -> AX node id -> node
     sessions: dict[str, CdpSession] = field(default_factory=dict)  # frame id -> the session of its document
     frames: dict[FrameKey, str] = field(default_factory=dict)  # iframe element -> the frame id it holds
-    urls: dict[str, str] = field(default_factory=dict)  # a cross-origin frame's id -> its document's URL
+    urls: dict[str, str] = field(default_factory=dict)  # frame id -> its document's URL
+    origins: dict[str, str] = field(default_factory=dict)  # frame id -> its document's security origin
     unread: dict[FrameKey, str] = field(default_factory=dict)  # iframe element -> why its frame was not read
+
+    def parents(self) -> dict[str, str]:
+        """The frame whose document holds each iframe element read, by the frame id it holds."""
+        found = {}
+        for tree, nodes in self.trees.items():
+            for node in nodes.values():
+                backend = node.get("backendDOMNodeId")
+                inner = self.frames.get(frame_key(self.sessions[tree], backend)) if isinstance(backend, int) else None
+                if inner is not None:
+                    found[inner] = tree
+        return found
+
+    def foreign(self, frame_id: str, parent: str) -> bool:
+        """The frame's document is of another origin than its parent's: the page's own search does not enter it."""
+        other_target = self.sessions[frame_id] is not self.sessions[parent]
+        return other_target or self.origins.get(frame_id) != self.origins.get(parent)
 
     def root_children(self, frame_id: str) -> list[str]:
         """The AX node ids just below the frame's root node."""
@@ -68,9 +85,10 @@ async def _read_target(
     found.trees[main_frame] = {str(n["nodeId"]): n for n in main_nodes}
     found.sessions[main_frame] = session
     frame_tree = (await session.send("Page.getFrameTree", timeout_s=deadline))["frameTree"]
-    if deadline is not None:
-        found.urls[main_frame] = str(frame_tree["frame"].get("url", ""))
-    for frame_id in _child_frames(frame_tree):
+    for described in _frames(frame_tree):
+        found.urls[str(described["id"])] = str(described.get("url", ""))
+        found.origins[str(described["id"])] = str(described.get("securityOrigin", ""))
+    for frame_id in [str(described["id"]) for described in _frames(frame_tree)[1:]]:
         try:
             owner = await session.send("DOM.getFrameOwner", {"frameId": frame_id}, timeout_s=deadline)
             nodes = await session.send("Accessibility.getFullAXTree", {"frameId": frame_id}, timeout_s=deadline)
@@ -93,10 +111,9 @@ async def _read_target(
     return main_frame
 
 
-def _child_frames(frame_tree: dict[str, Any]) -> list[str]:
-    """The ids of every frame below the target's own, in its process, outer ones first."""
-    found = []
+def _frames(frame_tree: dict[str, Any]) -> list[dict[str, Any]]:
+    """The target's own frame, then every frame below it in its process, outer ones first."""
+    found = [frame_tree["frame"]]
     for child in frame_tree.get("childFrames", ()):
-        found.append(str(child["frame"]["id"]))
-        found += _child_frames(child)
+        found += _frames(child)
     return found

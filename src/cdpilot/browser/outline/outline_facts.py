@@ -2,10 +2,10 @@
 
 The outline is a flat list in document order, each entry with its depth: landmarks, frames
 and tables nest what they hold, a heading nests what follows it up to the next heading of its
-level or higher, a table row the controls in its cells. A cross-origin iframe's document, read
-in its own target, stands under its iframe like any other frame's, its selectors unique across
-the page. `ax_outline` builds it; the renderer in `cdpilot.answers.outline_answers` only decides
-how much of it fits.
+level or higher, a table row the controls in its cells. An iframe's document stands under its
+iframe; in an iframe of another origin (read in its own target, or in the page's process) the
+selectors carry the iframe's frame-scoped prefix (`iframe#pay >> #card`). `ax_outline` builds
+it; the renderer in `cdpilot.answers.outline_answers` only decides how much of it fits.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class OutlineEntry:
     inside: int = 0  # a part (landmark, frame, table) or a row: how many entries follow it that it holds
     cells: tuple[str, ...] = ()  # a row: the text of its cells; a table: its column headers
     rows: int = 0  # a table: how many rows it has, its header row left out
-    frame_url: str = ""  # a cross-origin iframe outlined from its own target: its document's URL
+    frame_url: str = ""  # an iframe of another origin, outlined: its document's URL
     not_outlined: str = ""  # a cross-origin iframe whose document could not be read: why
 
 
@@ -51,7 +51,7 @@ class PageOutline:
 
     @property
     def cross_origin_frames(self) -> int:
-        """Cross-origin iframes outlined from their own targets."""
+        """Iframes of another origin outlined: their selectors are frame-scoped."""
         return sum(1 for entry in self.entries if entry.frame_url)
 
     @property
