@@ -200,6 +200,11 @@ def page_values(base_url: str, tool: str) -> dict[str, tuple[object, ...]]:
         "value": ("apple", "pear"),
         "text": ("fuzz text", ""),
         "text_contains": ("Act", "Next", "Send"),
+        # A whole form that takes (fill_form is an error result when any field does not).
+        "fields": (
+            [{"selector": "#name", "value": "Ada"}, {"selector": "#fruit", "value": "pear"}],
+            [{"selector": "#agree", "value": True}, {"selector": "input[name=size]", "value": "large"}],
+        ),
         "texts": (["Fuzz fixture"], ["Ticks"], ["Next page"]),
         "description": ("the Act button", "name field"),
         "breakpoint_id": ("bp1",),
