@@ -27,7 +27,8 @@ SERVER_NAME = "cdpilot"
 INSTRUCTIONS = (
     "Drive and debug Chrome/Chromium/Electron, and debug Node.js programs, over CDP. The first page "
     "tool launches a headless Chromium when no browser is connected; breakpoints turn the debugger on "
-    "by themselves."
+    "by themselves. A selector inside an iframe of another origin names the iframe first (iframe#pay >> "
+    "#card), as does evaluate_js (iframe#pay >> document.title)."
 )
 
 

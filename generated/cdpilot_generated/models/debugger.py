@@ -196,7 +196,7 @@ class DebuggerSetDomBreakpointArgs(ArgsModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    selector: Annotated[str, Field(description="CSS selector, in the page's own document.", min_length=1)]
     dom_change: Annotated[
         Literal['subtree_modified', 'attribute_modified', 'node_removed'], Field(description='Change to pause on.')
     ]

@@ -49,7 +49,13 @@ class QueryElementsArgs(ArgsModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    selector: Annotated[
+        str,
+        Field(
+            description="CSS selector; inside an iframe of another origin, the iframe's selector first: iframe#pay >> #card.",
+            min_length=1,
+        ),
+    ]
     limit: Annotated[int, Field(description='Max elements.', ge=1, le=20)] = 5
     text_contains: Annotated[str | None, Field(description='Text filter.', min_length=1)] = None
     include_hidden: Annotated[bool, Field(description='Include hidden.')] = False
@@ -68,7 +74,13 @@ class WaitForArgs(ArgsModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    selector: Annotated[str | None, Field(description='CSS selector.', min_length=1)] = None
+    selector: Annotated[
+        str | None,
+        Field(
+            description="CSS selector; inside an iframe of another origin, the iframe's selector first: iframe#pay >> #card.",
+            min_length=1,
+        ),
+    ] = None
     state: Annotated[Literal['attached', 'visible', 'hidden'], Field(description='Selector state.')] = 'visible'
     texts: Annotated[list[Text] | None, Field(description='Any of these texts.', min_length=1)] = None
     timeout_ms: Annotated[int, Field(description='Timeout, ms.', ge=1, le=600000)] = 10000

@@ -8,7 +8,7 @@ from pydantic import ConfigDict, Field
 
 class EvaluateJsArgs(ArgsModel):
     """
-    Evaluate JavaScript in the page, awaiting promises; answers the value as JSON when it is plain data, else described (elements, Maps, errors, class instances), cut to the answer limit unless saved with save_to.
+    Evaluate JavaScript in the page, awaiting promises; answers the value as JSON when it is plain data, else described (elements, Maps, errors, class instances), cut to the answer limit unless saved with save_to. To run it in an iframe, put the iframe's selector first: iframe#pay >> document.title.
     """
 
     model_config = ConfigDict(

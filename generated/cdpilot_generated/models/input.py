@@ -14,7 +14,13 @@ class ClickElementArgs(ArgsModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    selector: Annotated[
+        str,
+        Field(
+            description="CSS selector; inside an iframe of another origin, the iframe's selector first: iframe#pay >> #card.",
+            min_length=1,
+        ),
+    ]
     index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
     button: Annotated[Literal['left', 'right', 'middle'], Field(description='Mouse button.')] = 'left'
     click_count: Annotated[int, Field(description='2 for a double click.', ge=1, le=3)] = 1
@@ -31,7 +37,13 @@ class DragElementArgs(ArgsModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    selector: Annotated[
+        str,
+        Field(
+            description="CSS selector; inside an iframe of another origin, the iframe's selector first: iframe#pay >> #card.",
+            min_length=1,
+        ),
+    ]
     index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
     to_selector: Annotated[
         str | None, Field(description='CSS selector of the element to drop onto (or give an offset).', min_length=1)
@@ -56,7 +68,13 @@ class FillElementArgs(ArgsModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    selector: Annotated[
+        str,
+        Field(
+            description="CSS selector; inside an iframe of another origin, the iframe's selector first: iframe#pay >> #card.",
+            min_length=1,
+        ),
+    ]
     text: Annotated[str, Field(description='Text to type.')]
     index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
     submit: Annotated[bool, Field(description='Press Enter after.')] = False
@@ -118,7 +136,13 @@ class HoverElementArgs(ArgsModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    selector: Annotated[
+        str,
+        Field(
+            description="CSS selector; inside an iframe of another origin, the iframe's selector first: iframe#pay >> #card.",
+            min_length=1,
+        ),
+    ]
     index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
     timeout_ms: Annotated[int, Field(description='Max ms to wait until actionable.', ge=1, le=600000)] = 5000
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
@@ -134,7 +158,13 @@ class PressKeyArgs(ArgsModel):
         extra='forbid',
     )
     key: Annotated[str, Field(description='e.g. Enter, Control+A.', min_length=1)]
-    selector: Annotated[str | None, Field(description='CSS selector.', min_length=1)] = None
+    selector: Annotated[
+        str | None,
+        Field(
+            description="CSS selector; inside an iframe of another origin, the iframe's selector first: iframe#pay >> #card.",
+            min_length=1,
+        ),
+    ] = None
     index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
     connection_id: Annotated[str | None, Field(description='Connection (default, or empty: the active one).')] = None
@@ -148,7 +178,13 @@ class ScrollArgs(ArgsModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    selector: Annotated[str | None, Field(description='CSS selector.', min_length=1)] = None
+    selector: Annotated[
+        str | None,
+        Field(
+            description="CSS selector; inside an iframe of another origin, the iframe's selector first: iframe#pay >> #card.",
+            min_length=1,
+        ),
+    ] = None
     index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
     to: Annotated[
         Literal['down', 'up', 'top', 'bottom'] | None,
@@ -171,7 +207,13 @@ class SelectOptionArgs(ArgsModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    selector: Annotated[
+        str,
+        Field(
+            description="CSS selector; inside an iframe of another origin, the iframe's selector first: iframe#pay >> #card.",
+            min_length=1,
+        ),
+    ]
     index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
     value: Annotated[str | None, Field(description='Option value.')] = None
     label: Annotated[str | None, Field(description='Option text.')] = None
@@ -192,7 +234,13 @@ class UploadFileArgs(ArgsModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    selector: Annotated[str, Field(description='CSS selector.', min_length=1)]
+    selector: Annotated[
+        str,
+        Field(
+            description="CSS selector; inside an iframe of another origin, the iframe's selector first: iframe#pay >> #card.",
+            min_length=1,
+        ),
+    ]
     index: Annotated[int, Field(description='Which match (0-based).', ge=0)] = 0
     files: Annotated[list[File], Field(description='Paths in the upload dir.', max_length=100, min_length=1)]
     include_context: Annotated[bool | None, Field(description='Append page state (smart default: on).')] = None
