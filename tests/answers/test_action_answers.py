@@ -160,7 +160,7 @@ def test_scroll_answers_say_what_moved_and_where_it_is_now() -> None:
     )
     searched = ScrollMove("div#vlist", 0, 1315, 30000, 300)
     assert scrolled_line(ScrollReport(None, "down", (searched,), until="Row 5000", steps=5, stop="steps")) == (
-        '"Row 5000" is not in the page: stopped after 5 steps down (max_steps) without finding it; '
+        '"Row 5000" is not in the page: stopped after 5 steps down, the most this search takes without finding it; '
         "div#vlist down 1,315 px (now at 1,315–1,615 of 30,000 px)."
     )
     found = ScrollReport(

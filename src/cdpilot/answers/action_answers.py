@@ -229,7 +229,7 @@ def _search_text(report: ScrollReport, moves: str) -> str:
         return line if report.in_view else line + " It is still not in the viewport (hidden, or clipped by its box)."
     box = _box(report.moves[0]) if report.moves else "the page"
     stopped = {
-        "steps": f"stopped after {steps} (max_steps)",
+        "steps": f"stopped after {steps}, the most this search takes",
         "time": f"stopped after {steps} (the search's {SEARCH_LIMIT_S:.0f} s limit)",
     }.get(report.stop, f"reached the {'top' if report.asked == 'up' else 'bottom'} of {box} after {steps}")
     where = moves if moved else f"{box} is {_position_text(report.moves[0])}" if report.moves else ""

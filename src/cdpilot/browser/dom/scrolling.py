@@ -36,7 +36,7 @@ def check_scroll(to: str | None, until: str | None) -> None:
         )
     if until is not None and to in ("top", "bottom"):
         raise ArgumentError(
-            f"A search scrolls a page at a time, down or up; to={to} jumps to the end and would skip rows.",
+            f"A search scrolls a page at a time, down or up; {{param:to}}={to} jumps to the end and would skip rows.",
             problems=[FieldProblem("to", "down or up with until", to)],
             suggestion="Call {tool:scroll} again with {param:scroll.to}=down (the default) or up.",
         )
