@@ -178,6 +178,19 @@ async def test_one_load_restores_a_login_with_its_session_storage_into_a_blank_t
     assert await client.js("document.getElementById('who').textContent") == "ada, cart 3, cookie"
 
 
+async def test_a_blank_tab_a_state_was_loaded_into_takes_the_next_call_at_once(
+    client: ModeClient, site_url: str
+) -> None:
+    """The load visits the site in the tab and brings it back to about:blank: the next call must not find it between
+    pages ("Not attached to an active page"), however soon it comes."""
+    await client.ok("navigate", url=f"{site_url}/login")
+    await client.ok("save_storage_state", path="states/again.json")
+    for _ in range(6):
+        await client.ok("navigate", url="about:blank")
+        await client.ok("load_storage_state", path="states/again.json")
+        await client.ok("navigate", url=f"{site_url}/account")
+
+
 async def test_session_storage_of_another_origin_than_the_tab_is_said_not_loaded(
     client: ModeClient, site_url: str
 ) -> None:

@@ -211,7 +211,9 @@ async def _in_blank_tab(conn: BrowserConnection, origins: Sequence[tuple[str, It
         return await _visit(page, "session", origins)
     finally:
         with contextlib.suppress(CdpilotError):
-            await page.send("Page.navigate", {"url": BLANK})
+            # Loaded before the history goes: until then the tab may have no active page, and the
+            # next command sent to it (the reset, or the agent's next call) would fail.
+            await _open(page, BLANK)
             await page.send("Page.resetNavigationHistory")
 
 
@@ -248,8 +250,21 @@ async def _write_at(session: CdpSession, origin: str, area: Area, items: Items) 
     """Write `items` into `area` of `origin` through `session`'s page; why not, or "" once written."""
     if not _origin(origin) or _origin(origin) != origin:
         return "it is not an http(s) origin"
+    problem = await _open(session, origin + "/")
+    if problem:
+        return problem
+    arguments = json.dumps([origin, area, items])
+    expression = own_expression(f"(\n{page_script('restore_storage')}\n)(...{arguments})")
+    result = await session.send("Runtime.evaluate", {"expression": expression, "returnByValue": True, "silent": True})
+    if "exceptionDetails" in result or result["result"].get("value") is None:
+        return "its page did not take the storage"
+    return ""
+
+
+async def _open(session: CdpSession, url: str) -> str:
+    """Navigate `session`'s page to `url` and wait for its load; why not, or "" once loaded."""
     with session.listen("Page.loadEventFired") as loaded:
-        reply = await session.send("Page.navigate", {"url": origin + "/"})
+        reply = await session.send("Page.navigate", {"url": url})
         if reply.get("errorText"):
             return f"its page did not open: {reply['errorText']}"
         try:
@@ -257,11 +272,6 @@ async def _write_at(session: CdpSession, origin: str, area: Area, items: Items) 
                 await loaded.next()
         except TimeoutError:
             return "its page did not load"
-    arguments = json.dumps([origin, area, items])
-    expression = own_expression(f"(\n{page_script('restore_storage')}\n)(...{arguments})")
-    result = await session.send("Runtime.evaluate", {"expression": expression, "returnByValue": True, "silent": True})
-    if "exceptionDetails" in result or result["result"].get("value") is None:
-        return "its page did not take the storage"
     return ""
 
 
