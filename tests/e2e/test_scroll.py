@@ -124,7 +124,9 @@ async def test_a_search_that_never_finds_says_where_it_stopped(client: ModeClien
     await client.ok("navigate", url=f"{site_url}/virtual")
     if client.mode == "legacy":
         text = await client.ok("scroll", selector="#vlist", until="Row 5000", max_steps=5)
-        assert text.startswith('"Row 5000" is not in the page: stopped after 5 steps down, the most this search takes'), text
+        assert text.startswith(
+            '"Row 5000" is not in the page: stopped after 5 steps down, the most this search takes'
+        ), text
         await client.ok("scroll", selector="#vlist", to="top")
     text = await client.ok("scroll", selector="#vlist", until="Row 5000", to="up")
     assert text.startswith(
