@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import anyio
 import pytest
 
+from tests.e2e.frame_sites import nested_frame_pages, open_with_frames
 from tests.e2e.harness import ModeClient
 from tests.support.pages import serve_pages
 from tests.support.site import html
@@ -58,29 +59,16 @@ window.later = () => setTimeout(() => {
 }, 50);
 </script>""",
 )
-# Nested: the page holds a same-site frame of another origin (in its process), which holds a
-# cross-site one (a target of its own).
-NEST = html(
-    "Nest",
-    """<div style="height: 2000px">spacer</div><iframe id="outer" width="500" height="300"></iframe>
-<script>
-const other = new URLSearchParams(location.search).get("other");
-document.getElementById("outer").src = "http://127.0.0.1:" + other + "/middle.html?top=" + location.port;
-</script>""",
-)
-MIDDLE = html(
-    "Middle",
-    """<p>middle</p><iframe id="inner" width="400" height="200"></iframe>
-<script>
-const topPort = new URLSearchParams(location.search).get("top");
-document.getElementById("inner").src = "http://localhost:" + topPort + "/card.html?in=inner";
-</script>""",
-)
 PAGES = {
     "/top": (200, "text/html", TOP),
     "/card.html": (200, "text/html", CARD),
-    "/nest": (200, "text/html", NEST),
-    "/middle.html": (200, "text/html", MIDDLE),
+    # Nested: a same-site frame of another origin (in the page's process) holding a cross-site one.
+    **nested_frame_pages(
+        before='<div style="height: 2000px">spacer</div>',
+        outer='width="500" height="300"',
+        middle="<p>middle</p>",
+        inner='width="400" height="200"',
+    ),
 }
 # The frames of another origin, and the URL each loads.
 FRAMES = ["pay", "xsite", "low-pay", "low-xsite"]
@@ -98,13 +86,6 @@ def frame_url(frame: str, site_url: str, other_url: str) -> str:
     return f"{base}/card.html?in={frame}"
 
 
-async def on_top(client: ModeClient, site_url: str, other_url: str) -> None:
-    """Load the page; its load event waits for every frame's."""
-    await client.ok("navigate", url=f"{site_url}/top?other={other_url.rsplit(':', 1)[1]}")
-    loaded = "new Promise(done => document.readyState === 'complete' ? done(1) : addEventListener('load', done))"
-    await client.ok("evaluate_js", expression=loaded)
-
-
 # Each frame of another origin, with the index of its #go among all matches (the same-origin frame's is 0).
 PLAIN = [("pay", 1), ("xsite", 2), ("low-pay", 3), ("low-xsite", 4)]
 
@@ -113,7 +94,7 @@ PLAIN = [("pay", 1), ("xsite", 2), ("low-pay", 3), ("low-xsite", 4)]
 async def test_a_plain_selector_and_its_index_reach_the_frame(
     client: ModeClient, site_url: str, other_url: str, frame: str, index: int
 ) -> None:
-    await on_top(client, site_url, other_url)
+    await open_with_frames(client, site_url, other_url, "/top")
     url = frame_url(frame, site_url, other_url)
     text = await client.ok("click_element", selector="#go", index=index)
     assert text.startswith(f'Clicked button#go "Pay now" (in iframe#{frame} ({url})) (match {index + 1} of 5).'), text
@@ -128,7 +109,7 @@ async def test_a_plain_selector_and_its_index_reach_the_frame(
 async def test_a_query_finds_the_field_in_every_frame_with_its_scoped_selector(
     client: ModeClient, site_url: str, other_url: str
 ) -> None:
-    await on_top(client, site_url, other_url)
+    await open_with_frames(client, site_url, other_url, "/top")
     text = await client.ok("query_elements", selector="#card", include_hidden=True, limit=10)
     assert text.startswith('6 match "#card"'), text
     for frame in FRAMES:
@@ -142,7 +123,7 @@ async def test_a_query_finds_the_field_in_every_frame_with_its_scoped_selector(
 async def test_click_fill_and_wait_reach_the_frame_by_its_scoped_selector(
     client: ModeClient, site_url: str, other_url: str, frame: str
 ) -> None:
-    await on_top(client, site_url, other_url)
+    await open_with_frames(client, site_url, other_url, "/top")
     url = frame_url(frame, site_url, other_url)
     text = await client.ok("click_element", selector=f"iframe#{frame} >> #go")
     assert text.startswith(f'Clicked button#go "Pay now" (in iframe#{frame} ({url})).'), text
@@ -170,7 +151,7 @@ async def test_click_fill_and_wait_reach_the_frame_by_its_scoped_selector(
 async def test_inspect_gives_a_scoped_selector_that_click_and_fill_take(
     client: ModeClient, site_url: str, other_url: str, frame: str
 ) -> None:
-    await on_top(client, site_url, other_url)
+    await open_with_frames(client, site_url, other_url, "/top")
     text = await client.ok("inspect_element", text="Pay now", limit=10)
     assert f"  95 iframe#{frame} >> #go  (unique id)" in text, text
     assert "95 #go  (unique id)" not in text, text  # #go is in every frame: unique in none of them alone
@@ -188,7 +169,7 @@ async def test_inspect_gives_a_scoped_selector_that_click_and_fill_take(
 async def test_select_and_hover_reach_the_frame_by_its_scoped_selector(
     client: ModeClient, site_url: str, other_url: str, frame: str
 ) -> None:
-    await on_top(client, site_url, other_url)
+    await open_with_frames(client, site_url, other_url, "/top")
     text = await client.ok("select_option", selector=f"iframe#{frame} >> #plan", label="Yearly")
     assert "Yearly" in text, text
     assert await in_frame(client, frame, "document.getElementById('plan').value") == "y"
@@ -204,7 +185,7 @@ async def in_frame(client: ModeClient, frame: str, expression: str) -> object:
 async def test_evaluate_keeps_javascript_shifts_and_element_tools_refuse_an_unknown_frame(
     client: ModeClient, site_url: str, other_url: str
 ) -> None:
-    await on_top(client, site_url, other_url)
+    await open_with_frames(client, site_url, other_url, "/top")
     assert await client.js("64 >> 2 >> 1") == 8
     error_type, error = await client.error("click_element", selector="iframe#nowhere >> #go")
     assert error_type == "STATE" and error.startswith('The frame part "iframe#nowhere" matches no element in the page.')
@@ -213,7 +194,7 @@ async def test_evaluate_keeps_javascript_shifts_and_element_tools_refuse_an_unkn
 
 
 async def test_a_query_whose_matches_are_all_hidden_says_so(client: ModeClient, site_url: str, other_url: str) -> None:
-    await on_top(client, site_url, other_url)
+    await open_with_frames(client, site_url, other_url, "/top")
     await client.ok("evaluate_js", expression="document.getElementById('card').hidden = true")
     text = await client.ok("query_elements", selector="input#card[placeholder='Top card']")
     assert text.splitlines()[0] == (
@@ -224,7 +205,7 @@ async def test_a_query_whose_matches_are_all_hidden_says_so(client: ModeClient, 
 async def test_a_cross_site_frame_inside_a_same_site_one_is_reached_by_a_chained_selector(
     client: ModeClient, site_url: str, other_url: str
 ) -> None:
-    await client.ok("navigate", url=f"{site_url}/nest?other={other_url.rsplit(':', 1)[1]}")
+    await open_with_frames(client, site_url, other_url, "/nest")
     chained = "iframe#outer >> iframe#inner >> #go"
     await client.ok("wait_for", selector=chained, state="attached", timeout_ms=10000)
     text = await client.ok("inspect_element", text="Pay now")

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.frame_sites import nested_frame_pages, open_with_frames
 from tests.e2e.harness import ModeClient
 from tests.support.pages import serve_pages
 from tests.support.site import html
@@ -51,29 +52,16 @@ SAME = html(
     """<input id="coupon" aria-label="Coupon">
 <button id="apply" type="button" onclick="this.textContent = 'Applied'">Apply</button>""",
 )
-# Nested: a same-site frame of another origin (in the page's process) holding a cross-site one (a target of
-# its own), both holding the form.
-NEST = html(
-    "Nest",
-    """<iframe id="outer" title="Outer" width="500" height="300"></iframe>
-<script>
-const other = new URLSearchParams(location.search).get("other");
-document.getElementById("outer").src = "http://127.0.0.1:" + other + "/middle.html?top=" + location.port;
-</script>""",
-)
-MIDDLE = html(
-    "Middle",
-    """<button id="go" type="button" onclick="this.textContent = 'Paid'">Pay now</button>
-<iframe id="inner" title="Inner" width="400" height="200"></iframe>
-<script>
-const topPort = new URLSearchParams(location.search).get("top");
-document.getElementById("inner").src = "http://localhost:" + topPort + "/card.html?in=inner";
-</script>""",
-)
 PAGES = {
     "/top": (200, "text/html", TOP),
-    "/nest": (200, "text/html", NEST),
-    "/middle.html": (200, "text/html", MIDDLE),
+    # Nested: a same-site frame of another origin (in the page's process) holding a cross-site one (a target of
+    # its own), both holding the form.
+    **nested_frame_pages(
+        before="",
+        outer='title="Outer" width="500" height="300"',
+        middle="""<button id="go" type="button" onclick="this.textContent = 'Paid'">Pay now</button>\n""",
+        inner='title="Inner" width="400" height="200"',
+    ),
     "/card.html": (200, "text/html", CARD),
     "/same.html": (200, "text/html", SAME),
 }
@@ -85,13 +73,6 @@ def other_url() -> Iterator[str]:
     """The same pages on a second port of 127.0.0.1: another origin of the same site."""
     with serve_pages(PAGES) as base_url:
         yield base_url
-
-
-async def on_top(client: ModeClient, site_url: str, other_url: str) -> None:
-    """Load the page; its load event waits for every frame's."""
-    await client.ok("navigate", url=f"{site_url}/top?other={other_url.rsplit(':', 1)[1]}")
-    loaded = "new Promise(done => document.readyState === 'complete' ? done(1) : addEventListener('load', done))"
-    await client.ok("evaluate_js", expression=loaded)
 
 
 LINE = re.compile(r'^(?P<indent> *)(?P<role>\S+) "(?P<name>[^"]*)"(?: = "[^"]*")?(?: (?P<sel>[^(]+?))?(?: \(.*\))?$')
@@ -122,7 +103,7 @@ async def in_frame(client: ModeClient, frame: str, expression: str) -> Any:
 async def test_every_frame_is_outlined_with_selectors_that_work_as_printed(
     client: ModeClient, site_url: str, other_url: str
 ) -> None:
-    await on_top(client, site_url, other_url)
+    await open_with_frames(client, site_url, other_url, "/top")
     text = await client.ok("page_outline")
     assert len(text) < 5000
     other, here = other_url.rsplit(":", 1)[1], site_url.rsplit(":", 1)[1]
@@ -165,7 +146,7 @@ async def test_every_frame_is_outlined_with_selectors_that_work_as_printed(
 async def test_the_selectors_the_outline_prints_in_a_frame_of_another_origin_fill_and_click_there(
     client: ModeClient, site_url: str, other_url: str, frame: str
 ) -> None:
-    await on_top(client, site_url, other_url)
+    await open_with_frames(client, site_url, other_url, "/top")
     selectors = selectors_in(await client.ok("page_outline"))[frame.capitalize()]
     await client.ok("fill_element", selector=selectors["Card number"], text="4242")
     await client.ok("click_element", selector=selectors["Pay now"])
@@ -179,7 +160,7 @@ async def test_the_selectors_the_outline_prints_in_a_frame_of_another_origin_fil
 async def test_the_outline_of_a_part_inside_a_frame_of_another_origin_gives_its_scoped_selectors(
     client: ModeClient, site_url: str, other_url: str
 ) -> None:
-    await on_top(client, site_url, other_url)
+    await open_with_frames(client, site_url, other_url, "/top")
     text = await client.ok("page_outline", selector="iframe#low >> form")
     other = other_url.rsplit(":", 1)[1]
     assert text.splitlines() == [
@@ -197,7 +178,7 @@ async def test_the_outline_of_a_part_inside_a_frame_of_another_origin_gives_its_
 async def test_a_cross_site_frame_in_a_same_site_one_is_outlined_with_the_chained_selector_that_reaches_it(
     client: ModeClient, site_url: str, other_url: str
 ) -> None:
-    await client.ok("navigate", url=f"{site_url}/nest?other={other_url.rsplit(':', 1)[1]}")
+    await open_with_frames(client, site_url, other_url, "/nest")
     chained = "iframe#outer >> iframe#inner >> #go"
     await client.ok("wait_for", selector=chained, state="attached", timeout_ms=10000)
     text = await client.ok("page_outline")
