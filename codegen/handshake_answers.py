@@ -59,6 +59,42 @@ def initialize_results(version: str) -> dict[str, str]:
     }
 
 
+# A tools/call result of every kind cdpilot sends, in the shape its registry writes it
+# (`cdpilot.server.call_results`): text, an image, a link to a written file, an error's _meta.
+CALL_RESULT_SAMPLES: tuple[dict[str, Any], ...] = (
+    {"content": [{"type": "text", "text": "Navigated."}], "isError": False},
+    {
+        "content": [
+            {"type": "text", "text": "Screenshot."},
+            {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+            {
+                "type": "resource_link",
+                "uri": "cdpilot://files/a.png",
+                "name": "a.png",
+                "mimeType": "image/png",
+                "size": 8,
+            },
+        ],
+        "isError": False,
+    },
+    {
+        "content": [{"type": "text", "text": "Error: no page."}],
+        "isError": True,
+        "_meta": {"cdpilot/toolName": "navigate", "cdpilot/errorType": "STATE", "cdpilot/recoverable": True},
+    },
+)
+
+
+def called_as_is() -> tuple[str, ...]:
+    """The versions whose shaping of a tools/call result leaves every kind the registry makes
+    unchanged: the fast path writes those as they are, with no SDK loaded."""
+    return tuple(
+        v
+        for v in HANDSHAKE_PROTOCOL_VERSIONS
+        if all(serialize_server_result("tools/call", v, copy.deepcopy(s)) == s for s in CALL_RESULT_SAMPLES)
+    )
+
+
 def listed_as_is(catalog: Catalog) -> dict[str, tuple[str, ...]]:
     """The versions whose shaping of tools/list leaves a mode's manifest as serialised. Shaping
     works tool by tool, so what holds for the whole manifest holds for any filtered part of it."""

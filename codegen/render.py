@@ -8,7 +8,14 @@ from typing import Any
 
 from codegen import HEADER, PACKAGE
 from codegen.catalog import MODES, RESOLVERS, Catalog, GranularTool, SmartTool, legacy_names, smart_names
-from codegen.handshake_answers import INSTRUCTIONS, SERVER_NAME, initialize_results, listed_as_is, server_version
+from codegen.handshake_answers import (
+    INSTRUCTIONS,
+    SERVER_NAME,
+    called_as_is,
+    initialize_results,
+    listed_as_is,
+    server_version,
+)
 from codegen.manifest import compact, granular_groups, manifest, tool_groups
 from codegen.models import model_modules
 from codegen.smart import input_schema, omitted_owners, spellings
@@ -75,6 +82,7 @@ def render_templates(catalog: Catalog) -> dict[str, str]:
         "granular_groups": groups,
         "tool_groups": {mode: tool_groups(catalog, mode) for mode in MODES},
         "listed_as_is": listed_as_is(catalog),
+        "called_as_is": called_as_is(),
         "resolvers": RESOLVERS,
         "spellings": _spellings(catalog, granular),
         "model_modules": {group: sorted(models) for group, models in model_modules(catalog).items()},

@@ -1,5 +1,6 @@
 """The handshake before the SDK is loaded: what it answers (exactly what the SDK answers, for
-every protocol version and a filtered tool list), what it keeps for the SDK, and the hand-over."""
+every protocol version and a filtered tool list), the calls it hands to the fast path, what it
+keeps for the SDK (asking for it to be loaded), and the hand-over."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
-import mcp_types as types
 import pytest
 from cdpilot_generated import manifests
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from cdpilot import __version__
 from cdpilot.server import sdk_server
+from cdpilot.server.call_results import CallResult, TextBlock
+from cdpilot.server.fast_path import FastCalls, Tools
 from cdpilot.server.file_links import SessionFiles
 from cdpilot.server.handshake import HandOver, Handshake
 from cdpilot.server.tool_filter import select_tools, tools_list_json
@@ -58,10 +60,33 @@ class Script:
         return None
 
 
+class Tool:
+    """Answers every call with its name, after `release` (set from the start unless told)."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.release.set()
+
+    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> CallResult:
+        await self.release.wait()
+        return CallResult([TextBlock(name)])
+
+
+class Served:
+    """A handshake as the server makes one: its fast path, and whether it asked for the SDK."""
+
+    def __init__(self, mode: manifests.Mode, write: Any, tool: Tool | None = None) -> None:
+        list_json = tools_list_json(mode, None)
+        self.fast = FastCalls(Tools((tool or Tool()).call, list_json, mode), write)
+        self.sdk_needed = asyncio.Event()
+        self.handshake = Handshake(mode, list_json, write, self.fast, need_sdk=self.sdk_needed.set)
+
+
 async def handshake_alone(
     *messages: dict[str, Any] | str, mode: manifests.Mode = "legacy"
 ) -> tuple[list[bytes], HandOver]:
-    """What the handshake writes for `messages` while the SDK is not loaded, and what it hands over."""
+    """What the handshake and its fast path write for `messages` while the SDK is not loaded, and
+    what it hands over."""
     written: list[bytes] = []
 
     async def write(data: bytes) -> None:
@@ -69,16 +94,17 @@ async def handshake_alone(
 
     loaded = asyncio.get_running_loop().create_future()
     script = Script(*messages)
-    handshake = Handshake(mode, tools_list_json(mode, None), write)
-    serving = asyncio.create_task(handshake.serve(script, loaded))
+    served = Served(mode, write)
+    serving = asyncio.create_task(served.handshake.serve(script, loaded))
     async with asyncio.timeout(5):
         await script.ended.wait()  # every line was taken: now it waits for the SDK
+        await served.fast.idle()
         answered = list(written)
         loaded.set_result(None)
         return answered, await serving
 
 
-async def test_the_handshake_is_answered_and_the_rest_kept_in_order() -> None:
+async def test_the_handshake_is_answered_calls_served_and_the_rest_kept_in_order() -> None:
     listed_with_meta = request(5, "tools/list", {"_meta": {"progressToken": 1}})
     call = request(4, "tools/call", {"name": "chrome_list_connections"})
     written, handover = await handshake_alone(
@@ -89,8 +115,13 @@ async def test_the_handshake_is_answered_and_the_rest_kept_in_order() -> None:
         {"jsonrpc": "2.0", "id": 0, "result": json.loads(result)},
         {"jsonrpc": "2.0", "id": 2, "result": json.loads(manifests.LEGACY_TOOLS_JSON)},
         {"jsonrpc": "2.0", "id": 3, "result": {}},
+        {
+            "jsonrpc": "2.0",
+            "id": 4,
+            "result": {"content": [{"type": "text", "text": "chrome_list_connections"}], "isError": False},
+        },
     ]
-    assert handover.early == [initialize(), INITIALIZED, call, listed_with_meta]
+    assert handover.early == [initialize(), INITIALIZED, listed_with_meta]
     assert handover.initialize is not None
     assert (handover.initialize.request_id, handover.initialize.version) == (0, "2025-06-18")
     assert handover.pending.result() is None  # input ended
@@ -169,7 +200,7 @@ async def test_ping_and_tools_list_with_params_of_their_own_wait_for_the_sdk() -
 
 
 async def sdk_answers(list_json: str, *messages: dict[str, Any]) -> list[bytes]:
-    async def never(name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
+    async def never(name: str, arguments: Mapping[str, Any] | None) -> CallResult:
         raise AssertionError("no call in these tests")
 
     return await exchange_lines(
@@ -221,7 +252,10 @@ async def test_a_filtered_tools_list_and_ping_are_answered_as_the_sdk_answers_th
 
     loaded = asyncio.get_running_loop().create_future()
     script = Script(*messages)
-    serving = asyncio.create_task(Handshake(mode, list_json, write).serve(script, loaded))
+    handshake = Handshake(
+        mode, list_json, write, FastCalls(Tools(Tool().call, list_json, mode), write), need_sdk=lambda: None
+    )
+    serving = asyncio.create_task(handshake.serve(script, loaded))
     await script.ended.wait()
     loaded.set_result(None)
     await serving
@@ -300,20 +334,34 @@ async def piped() -> AsyncIterator[Piped]:
         await pipes.aclose()
 
 
-class Tool:
-    """Answers every call with its name, after `release` (set from the start unless told)."""
-
-    def __init__(self) -> None:
-        self.release = asyncio.Event()
-        self.release.set()
-
-    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
-        await self.release.wait()
-        return types.CallToolResult(content=[types.TextContent(type="text", text=name)])
-
-
 def call(request_id: int, name: str, **params: Any) -> dict[str, Any]:
     return request(request_id, "tools/call", {"name": name, "arguments": {}, **params})
+
+
+async def test_calls_are_served_before_the_sdk_is_loaded() -> None:
+    """A call needs no SDK: it is answered while the handshake still holds the rest for it, and
+    the SDK is not asked for (the server loads it once the calls are done)."""
+    tool = Tool()
+    async with piped() as pipes:
+        wire, client = pipes.wire, pipes.client
+        loaded = asyncio.get_running_loop().create_future()
+        served = Served("legacy", wire.writer.write, tool)
+        handshake = asyncio.create_task(served.handshake.serve(wire.lines, loaded))
+        client.send(initialize(), INITIALIZED, call(1, "first"), request(2, "ping"), call(3, "second"))
+        answers = {message["id"]: message for message in [await client.read() for _ in range(4)]}
+        assert answers[1]["result"]["content"][0]["text"] == "first"
+        assert answers[3]["result"]["content"][0]["text"] == "second"
+        assert not served.sdk_needed.is_set()
+        client.send(request(4, "resources/list"))  # only the SDK answers it: it is asked for now
+        async with asyncio.timeout(5):
+            await served.sdk_needed.wait()
+        loaded.set_result(None)
+        list_json = tools_list_json("legacy", None)
+        serving = asyncio.create_task(sdk_server.serve(tool.call, list_json, wire, await handshake, served.fast, None))
+        assert (await client.read())["id"] == 4
+        client.end_input()
+        async with asyncio.timeout(10):
+            await serving
 
 
 async def test_the_sdk_takes_over_what_waited_in_order_and_answers_initialize_no_second_time() -> None:
@@ -322,21 +370,22 @@ async def test_the_sdk_takes_over_what_waited_in_order_and_answers_initialize_no
     async with piped() as pipes:
         wire, client = pipes.wire, pipes.client
         loaded = asyncio.get_running_loop().create_future()
-        handshake = asyncio.create_task(Handshake("legacy", list_json, wire.writer.write).serve(wire.lines, loaded))
-        client.send(initialize(), INITIALIZED, call(1, "first"), call(2, "second"), request(3, "ping"))
-        assert (await client.read())["id"] == 0
-        assert (await client.read())["id"] == 3  # answered at once; the calls wait for the SDK
+        served = Served("legacy", wire.writer.write, tool)
+        handshake = asyncio.create_task(served.handshake.serve(wire.lines, loaded))
+        early_call = call(1, "early")  # before notifications/initialized: the SDK's to refuse or serve
+        client.send(initialize(), early_call, INITIALIZED, call(2, "first"), request(3, "ping"))
+        first = {message["id"]: message for message in [await client.read() for _ in range(3)]}
+        assert set(first) == {0, 2, 3}  # answered at once; the early call waits for the SDK
+        assert served.sdk_needed.is_set()
         client.send(call(4, "third"), '{"jsonrpc": "2.0", "id": 5}', "not json")
-        assert (await client.read())["error"]["code"] == -32700  # not JSON: answered at once
+        rest = {message.get("id"): message for message in [await client.read() for _ in range(2)]}
+        assert rest[None]["error"]["code"] == -32700  # not JSON: answered at once
+        assert rest[4]["result"]["content"][0]["text"] == "third"
         loaded.set_result(None)
-        serving = asyncio.create_task(sdk_server.serve(tool.call, list_json, wire, await handshake, None))
-        answers = {message["id"]: message for message in [await client.read() for _ in range(4)]}
+        serving = asyncio.create_task(sdk_server.serve(tool.call, list_json, wire, await handshake, served.fast, None))
+        answers = {message["id"]: message for message in [await client.read() for _ in range(2)]}
         assert answers.pop(5)["error"]["code"] == -32600  # not a JSON-RPC message: the SDK's models tell
-        assert {request_id: a["result"]["content"][0]["text"] for request_id, a in answers.items()} == {
-            1: "first",
-            2: "second",
-            4: "third",
-        }
+        assert "result" in answers[1] or "error" in answers[1]  # the SDK answered the early call, once
         # The SDK's session is initialized, with the client's version: a call on its path (a
         # progress token keeps it there) is served, not refused as before initialization.
         client.send(call(6, "sdk", _meta={"progressToken": "p"}), "[]", request(7, "ping"))
@@ -350,37 +399,42 @@ async def test_the_sdk_takes_over_what_waited_in_order_and_answers_initialize_no
 
 
 async def test_input_that_ends_before_the_sdk_is_loaded_ends_the_session_as_it_would_have() -> None:
-    """The SDK still takes the session over (and answers initialize no second time); the call that
-    waited is dropped, as every call in flight is when the client goes."""
+    """The SDK is asked for and takes the session over (answering initialize no second time); the
+    call in flight is dropped, as every call in flight is when the client goes."""
     tool = Tool()
+    tool.release.clear()
     list_json = tools_list_json("smart", None)
     async with piped() as pipes:
         wire, client = pipes.wire, pipes.client
         loaded = asyncio.get_running_loop().create_future()
-        handshake = asyncio.create_task(Handshake("smart", list_json, wire.writer.write).serve(wire.lines, loaded))
+        served = Served("smart", wire.writer.write, tool)
+        handshake = asyncio.create_task(served.handshake.serve(wire.lines, loaded))
         client.send(initialize(), INITIALIZED, call(1, "dropped"), request(2, "tools/list"))
         client.end_input()
         assert [(await client.read())["id"] for _ in range(2)] == [0, 2]
+        async with asyncio.timeout(5):
+            await served.sdk_needed.wait()
         loaded.set_result(None)
         async with asyncio.timeout(10):
-            await sdk_server.serve(tool.call, list_json, wire, await handshake, None)
+            await sdk_server.serve(tool.call, list_json, wire, await handshake, served.fast, None)
         pipes.close_server_output()
         assert await client.rest() == []
 
 
-async def test_a_call_that_waited_can_be_cancelled_after_the_hand_over() -> None:
+async def test_a_call_served_before_the_hand_over_can_be_cancelled() -> None:
     tool = Tool()
     tool.release.clear()
     list_json = tools_list_json("legacy", None)
     async with piped() as pipes:
         wire, client = pipes.wire, pipes.client
         loaded = asyncio.get_running_loop().create_future()
-        handshake = asyncio.create_task(Handshake("legacy", list_json, wire.writer.write).serve(wire.lines, loaded))
+        served = Served("legacy", wire.writer.write, tool)
+        handshake = asyncio.create_task(served.handshake.serve(wire.lines, loaded))
         cancelled = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
         client.send(initialize(), INITIALIZED, call(1, "cancelled"), cancelled, call(2, "served"))
         assert (await client.read())["id"] == 0
         loaded.set_result(None)
-        serving = asyncio.create_task(sdk_server.serve(tool.call, list_json, wire, await handshake, None))
+        serving = asyncio.create_task(sdk_server.serve(tool.call, list_json, wire, await handshake, served.fast, None))
         tool.release.set()
         assert (await client.read())["id"] == 2
         client.end_input()

@@ -12,10 +12,9 @@ import pytest
 from cdpilot_generated.catalog import DISPATCH, TOOLS, Rule, RuleRoute
 from cdpilot_generated.manifests import Mode
 from cdpilot_generated.models import EnableDebugToolsRouting
-from mcp.shared.exceptions import MCPError
 
 from cdpilot.context import Settings, ToolContext, ToolResult
-from cdpilot.errors import BrowserConnectionError, ErrorLog, StateError
+from cdpilot.errors import BrowserConnectionError, ErrorLog, InvalidParamsError, StateError
 from cdpilot.handlers import HANDLERS
 from cdpilot.server.registry import Registry, handler_problems
 
@@ -79,7 +78,7 @@ def text_of(result: Any) -> str:
 
 async def test_unknown_tool_is_a_jsonrpc_invalid_params_error() -> None:
     registry, _, _ = make_registry("smart")
-    with pytest.raises(MCPError) as info:
+    with pytest.raises(InvalidParamsError) as info:
         await registry.call("chrome_launch", {})  # a legacy name is unknown in smart mode
     assert info.value.code == -32602
     assert info.value.message == "Unknown tool: chrome_launch"

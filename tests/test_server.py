@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import anyio
-import mcp_types as types
 import pytest
 from mcp import Client
 from mcp.server.lowlevel import Server
@@ -20,6 +19,7 @@ import cdpilot.handlers
 from cdpilot.context import Settings
 from cdpilot.progress import report
 from cdpilot.server.app import Backend
+from cdpilot.server.call_results import CallResult, TextBlock
 from cdpilot.server.fast_path import CallTool
 from cdpilot.server.file_links import SessionFiles
 from cdpilot.server.registry import Registry
@@ -97,7 +97,6 @@ def test_the_server_module_imports_nothing_heavy() -> None:
         "cdpilot.server.registry",
         "cdpilot.server.sdk_server",
         "cdpilot.server.stdio",
-        "cdpilot.server.fast_path",
         "cdpilot.browser.session.manager",
         "cdpilot.cdp",
         "cdpilot_generated.models",
@@ -105,6 +104,18 @@ def test_the_server_module_imports_nothing_heavy() -> None:
     )
     probe = (
         f"import sys, cdpilot.cli, cdpilot.server.app; print(sorted(m for m in sys.modules if m.startswith({heavy!r})))"
+    )
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[]"
+
+
+def test_the_call_layer_imports_no_sdk() -> None:
+    """What lets the first calls be served before the SDK is loaded: the registry, the handlers,
+    the browser layer and the fast path import neither the SDK nor its protocol models."""
+    probe = (
+        "import sys, cdpilot.server.app, cdpilot.server.fast_path, cdpilot.server.registry, cdpilot.handlers, "
+        "cdpilot.browser.session.manager; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types')))"
     )
     found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert found.stdout.strip() == "[]"
@@ -130,11 +141,11 @@ class Reporting:
     def __init__(self) -> None:
         self.calls = 0
 
-    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
+    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> CallResult:
         self.calls += 1
         await report("Launching Chromium")
         await report("Loading http://127.0.0.1/")
-        return types.CallToolResult(content=[types.TextContent(type="text", text=f"{name} done")])
+        return CallResult([TextBlock(f"{name} done")])
 
 
 INITIALIZE = {

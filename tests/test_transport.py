@@ -7,7 +7,14 @@ import json
 import pytest
 from mcp.shared.message import SessionMessage
 
-from cdpilot.server.stdio import parse_line, serialize_message
+from cdpilot.server.stdio import serialize_message, to_message
+from cdpilot.server.wire import parse_payload
+
+
+def parse_line(line: bytes) -> SessionMessage | bytes | None:
+    """What the transport makes of a line: the SDK's message, the error reply, or None (blank)."""
+    payload = parse_payload(line)
+    return to_message(payload) if isinstance(payload, dict) else payload
 
 
 def error_of(line: bytes) -> dict[str, object]:

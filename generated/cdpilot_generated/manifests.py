@@ -307,6 +307,7 @@ TOOL_GROUPS: Final[Mapping[Mode, Mapping[str, tuple[str, ...]]]] = {
     'smart': SMART_TOOL_GROUPS,
     'legacy': LEGACY_TOOL_GROUPS,
 }
+CALLED_AS_IS: Final[tuple[str, ...]] = ('2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', )
 LISTED_AS_IS: Final[Mapping[Mode, tuple[str, ...]]] = {
     'smart': ('2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', ),
     'legacy': ('2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', ),

@@ -95,6 +95,18 @@ class ConfigError(Exception):
     stops start-up before any layer runs, so it is no tool error."""
 
 
+class InvalidParamsError(Exception):
+    """A request refused with JSON-RPC ``-32602`` (Invalid params), not answered with a tool
+    result: a tools/call naming no tool this server serves, a resources/read of no file of the
+    session. The fast path writes it as it is; the SDK's side raises it as its own ``MCPError``."""
+
+    code = -32602
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 class CdpilotError(Exception):
     """Base of every deliberate failure; subclasses fix the type and the default suggestion."""
 

@@ -271,30 +271,39 @@ async def test_tools_list_is_the_same_from_the_handshake_the_sdk_and_the_fast_pa
         await server.kill()
 
 
-# The server with its SDK held back until the test lets it load: the thread that imports it
-# first waits for a byte on a pipe, then says what was imported before it.
+# The server with its call layer held back until the test lets it load: the thread that imports
+# it first waits for a byte on a pipe; each stage says what was imported before it began.
 GATED_SERVER = """
 import os, sys
 from cdpilot import cli
 from cdpilot.server import app
 
-load = app.load_sdk_side
+load_calls, load_sdk = app.load_call_layer, app.import_sdk_side
 heavy = ("mcp", "mcp_types", "pydantic", "pydantic_core", "anyio", "websockets")
 
 
-def gated() -> None:
-    os.read(int(os.environ["CDPILOT_TEST_GATE"]), 1)
+def said(stage: str) -> None:
     early = sorted(m for m in sys.modules if m.split(".")[0] in heavy)
-    print(f"imported before the SDK: {early}", file=sys.stderr, flush=True)
-    load()
+    print(f"imported before {stage}: {early}", file=sys.stderr, flush=True)
 
 
-app.load_sdk_side = gated
+def gated_calls() -> None:
+    os.read(int(os.environ["CDPILOT_TEST_GATE"]), 1)
+    said("the call layer")
+    load_calls()
+
+
+def told_sdk() -> None:
+    said("the SDK")
+    load_sdk()
+
+
+app.load_call_layer, app.import_sdk_side = gated_calls, told_sdk
 sys.exit(cli.main(sys.argv[1:]))
 """
 
 
-async def test_the_handshake_is_answered_before_the_sdk_is_imported_and_the_rest_after() -> None:
+async def test_the_handshake_is_answered_first_then_calls_without_the_sdk_which_loads_last() -> None:
     gate_read, gate_write = os.pipe()
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -310,6 +319,15 @@ async def test_the_handshake_is_answered_before_the_sdk_is_imported_and_the_rest
     )
     os.close(gate_read)
     server = RawServer(proc)
+
+    async def stage_said(stage: bytes) -> bytes:
+        assert proc.stderr is not None
+        said = b""
+        while stage not in said:
+            said = await asyncio.wait_for(proc.stderr.readline(), 30)
+            assert said, "the server ended without saying"
+        return said
+
     try:
         initialized = await server.initialize()
         assert initialized["result"] == json.loads(manifests.INITIALIZE_RESULTS["2025-06-18"])
@@ -319,16 +337,14 @@ async def test_the_handshake_is_answered_before_the_sdk_is_imported_and_the_rest
             b'{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"chrome_list_connections"}}\n'
         )
         await server.send_raw(b"not json\n")
-        assert (await server.read_message())["error"]["code"] == -32700  # the call waits for the SDK
+        assert (await server.read_message())["error"]["code"] == -32700  # the call waits for the call layer
         os.write(gate_write, b"!")
+        assert await stage_said(b"before the call layer") == b"imported before the call layer: []\n"
         reply = await server.read_message()
         assert reply["id"] == "call" and reply["result"]["content"][0]["text"].startswith("No connections.")
-        assert proc.stderr is not None
-        said = b""
-        while b"imported before the SDK" not in said:
-            said = await asyncio.wait_for(proc.stderr.readline(), 30)
-            assert said, "the server ended without saying"
-        assert said == b"imported before the SDK: []\n"
+        before_sdk = (await stage_said(b"before the SDK")).decode()
+        assert "pydantic" in before_sdk and "'mcp" not in before_sdk  # the call was served with no SDK
+        assert (await server.request("resources/list"))["result"] == {"resources": []}  # the SDK's, once it is in
     finally:
         os.close(gate_write)
         await server.kill()

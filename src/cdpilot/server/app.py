@@ -1,15 +1,19 @@
-"""The server's start and lifetime: the handshake first, the SDK and the handler layer behind it.
+"""The server's start and lifetime: the handshake first, the call layer behind it, the SDK last.
 
-Why in this order: importing the MCP SDK (pydantic beneath it) and the handler layer costs
-about 0.45 s, the whole of a cold start, while the client's first requests (initialize,
-tools/list) need neither. So `serve` claims stdio and answers those at once from answers
-serialised at build time (`cdpilot.server.handshake`), while a thread imports the rest;
-then the SDK's side takes the session over (`cdpilot.server.sdk_server`) without losing or
-reordering a message. A page tool called meanwhile starts its browser as it arrives
-(`Backend.start_browser_ahead`), so Chromium starts up while the rest loads. This module,
-like everything the handshake uses, imports nothing but the standard library and the
-generated manifest, so nothing heavy is loaded before `serve` runs (`cdpilot.cli` keeps to
-the same rule).
+Why in this order: importing the MCP SDK (pydantic's models of the protocol beneath it) costs
+more than a browser's start, and the handler layer nearly as much, while the client's first
+requests (initialize, tools/list) need neither, and its first calls need no SDK. So `serve`
+claims stdio and answers the handshake at once from answers serialised at build time
+(`cdpilot.server.handshake`), while a thread imports the call layer (the registry, the
+handlers, the browser layer); calls are served by the fast path (`cdpilot.server.fast_path`)
+as soon as it is in. The SDK is imported after it, once no call is under way (two imports at
+once would share one interpreter lock and slow the first answer), or at once when a message
+waits for it; then the SDK's side takes the session over (`cdpilot.server.sdk_server`)
+without losing or reordering a message. A page tool called before the call layer is in
+starts its browser as it arrives (`Backend.start_browser_ahead`), so Chromium starts up while
+the rest loads. This module, like everything the handshake uses, imports nothing but the
+standard library and the generated manifest, so nothing heavy is loaded before `serve` runs
+(`cdpilot.cli` keeps to the same rule).
 """
 
 from __future__ import annotations
@@ -28,21 +32,21 @@ from typing import TYPE_CHECKING, Any
 from cdpilot_generated.manifests import TOOL_GROUPS, Mode
 
 from cdpilot.context import Settings, ToolContext
+from cdpilot.server.fast_path import FastCalls, Tools
 from cdpilot.server.handshake import Handshake
 from cdpilot.server.tool_filter import tools_list_json
 from cdpilot.server.wire import claimed_stdio
 
 if TYPE_CHECKING:
-    import mcp_types as types
-
     from cdpilot.browser.session.launcher import HeadStart
     from cdpilot.browser.session.manager import ConnectionManager
     from cdpilot.browser.session.shared_browser import SharedBrowser
+    from cdpilot.server.call_results import CallResult
     from cdpilot.server.registry import Registry
 
 CLEANUP_SECONDS = 10.0
 SDK_SIDE = "cdpilot.server.sdk_server"
-# What `Backend` loads: imported ahead, in the thread that imports the SDK.
+# What `Backend` loads: the call layer, imported ahead in a thread.
 HANDLER_LAYER = ("cdpilot.server.registry", "cdpilot.handlers", "cdpilot.browser.session.manager")
 
 
@@ -50,7 +54,7 @@ class Backend:
     """The registry, the handlers and the browser layer behind tools/call, loaded once.
 
     Why not at start: see the module's docstring; the modules are imported in a thread
-    while the handshake is answered, and `warm_up` runs at the hand-over. A handler table
+    (`start_loading`) while the handshake is answered, and `warm_up` runs once they are in. A handler table
     that does not match the catalog stops the server with status 1 before any call is
     served (mypy and `cdpilot --check-handlers` catch it sooner).
     """
@@ -62,13 +66,26 @@ class Backend:
         self._registry: Registry | None = None
         self._connections: ConnectionManager | None = None
         self._head_start: HeadStart | None = None
+        self._loading: asyncio.Future[None] | None = None
         self.problems: list[str] = []
+
+    def start_loading(self) -> None:
+        """Import the call layer in a thread; build the registry in the loop once it is in."""
+        self._loading = asyncio.ensure_future(asyncio.to_thread(load_call_layer))
+        self._loading.add_done_callback(lambda _: self.warm_up())
+
+    async def loaded(self) -> None:
+        """Return once the call layer is imported (at once when nothing is loading it)."""
+        if self._loading is not None:
+            await asyncio.shield(self._loading)  # a cancelled call must not cancel the import
 
     def start_browser_ahead(self, tool: str) -> None:
         """The first tools/call arrived before the handlers are loaded: if it is a page tool that
         will launch a browser (none attached, auto-launch on), start that browser now, while the
         modules load (`launcher.spawn_ahead`). Anything in the way is left for the launch itself
         to report."""
+        if self._registry is not None:
+            return  # the handlers are in: the call launches its browser itself, at once
         groups = TOOL_GROUPS[self._mode].get(tool)
         if not groups or "connection" in groups or self._settings.attach or not self._settings.auto_launch:
             return
@@ -110,7 +127,8 @@ class Backend:
         if self.load() is None:
             self._stop()
 
-    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
+    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> CallResult:
+        await self.loaded()
         registry = self.load()
         if registry is None:
             self._stop()
@@ -204,14 +222,33 @@ class HttpBrowsers:
             self._shared.kill_now()
 
 
-def load_sdk_side() -> None:
-    """Import the SDK's side of the server and the handler layer: run in a thread while the
-    handshake is answered. A handler module that fails to import is left for `Backend.load`,
-    which imports it again and reports why; the SDK's side must load."""
-    importlib.import_module(SDK_SIDE)
+def load_call_layer() -> None:
+    """Import the handler layer: run in a thread while the handshake is answered. A module that
+    fails to import is left for `Backend.load`, which imports it again and reports why."""
     with suppress(Exception):
         for module in HANDLER_LAYER:
             importlib.import_module(module)
+
+
+async def load_sdk(wanted: asyncio.Event, backend: Backend, fast: FastCalls) -> None:
+    """Import the SDK's side of the server, in a thread, once `wanted` is set (a message waits
+    for it) or once the call layer is in and no call is under way; it must load."""
+
+    async def calm() -> None:
+        await backend.loaded()
+        await fast.idle()
+
+    waits = [asyncio.ensure_future(wanted.wait()), asyncio.ensure_future(calm())]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
+    await asyncio.to_thread(import_sdk_side)
+
+
+def import_sdk_side() -> None:
+    importlib.import_module(SDK_SIDE)
 
 
 async def serve(mode: Mode, settings: Settings) -> int:
@@ -227,14 +264,24 @@ async def serve(mode: Mode, settings: Settings) -> int:
         loop.add_signal_handler(sig, main.cancel)
     try:
         async with claimed_stdio() as wire:
-            loaded = asyncio.ensure_future(asyncio.to_thread(load_sdk_side))
-            handshake = Handshake(mode, list_json, wire.writer.write, on_first_call=backend.start_browser_ahead)
+            backend.start_loading()
+            fast = FastCalls(Tools(backend.call, list_json, mode), wire.writer.write)
+            sdk_wanted = asyncio.Event()
+            loaded = asyncio.ensure_future(load_sdk(sdk_wanted, backend, fast))
+            handshake = Handshake(
+                mode,
+                list_json,
+                wire.writer.write,
+                fast,
+                need_sdk=sdk_wanted.set,
+                on_first_call=backend.start_browser_ahead,
+            )
             handover = await handshake.serve(wire.lines, loaded)
             loaded.result()  # raises if the SDK's side failed to import: nothing could serve the session
             from cdpilot.server import sdk_server  # imported by now, in the thread
 
-            backend.warm_up()
-            await sdk_server.serve(backend.call, list_json, wire, handover, settings.output_dir)
+            await backend.loaded()
+            await sdk_server.serve(backend.call, list_json, wire, handover, fast, settings.output_dir)
     except asyncio.CancelledError:
         main.uncancel()  # a signal or a broken handler table: shut down in order, nothing left to cancel cleanup
     finally:

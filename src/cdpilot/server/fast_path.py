@@ -1,21 +1,24 @@
 """tools/list and tools/call served straight from the manifest and the registry, past the
-SDK's per-request machinery.
+SDK, from the session's first call on: before the SDK is even loaded.
 
-Why: on a trivial call, cdpilot's own code is about 6% of the server's CPU; the rest is the
-SDK's `Server.run` path (anyio memory streams and tasks, nine event-loop turns, eight
-pydantic validations, a tracing span; see the README's Performance section). cdpilot's
-handlers use none of it: they never see the SDK's request context. So once a handshake-era
-session is initialized, the transport hands each well-formed ``tools/call`` to the registry
-itself and writes the reply, shaped for the negotiated protocol version by the SDK's own
-`serialize_server_result`, exactly as the SDK path would. tools/list is answered with the
-manifest codegen serialised, byte for byte, when that version's shaping leaves it unchanged.
+Why: importing the SDK costs more than a browser's start, and a client's first call (a
+`navigate` that launches Chromium, say) needs none of it: cdpilot's handlers never see the
+SDK's request context, and the registry returns plain data (`call_results`). So the server
+loads its call layer first and serves calls here, while the handshake (`handshake`) is
+still answering for the SDK; the SDK is loaded behind them, and this keeps serving calls
+after the hand-over (`stdio`), where it also spares each call the SDK's per-request
+machinery (anyio memory streams and tasks, nine event-loop turns, eight pydantic
+validations, a tracing span; see the README's Performance section).
 
-Everything else stays with the SDK: initialize and ping (once the handshake
-(`cdpilot.server.handshake`) has handed over), a call that asks for progress
-(``_meta.progressToken``: the SDK knows how to reach the client's token, on every
-transport), any request before ``notifications/initialized``, and modern-era (2026-07-28)
-sessions, whose results carry more than the handshake era's. A ``notifications/cancelled``
-for a call served here cancels it, and no reply is sent.
+What is served here is served as the SDK would: a well-formed ``tools/call`` or
+``tools/list`` request, once ``notifications/initialized`` has come, in a session whose
+negotiated version takes the result as the registry shapes it (codegen checks, with the
+SDK's own per-version shaping, which do: `CALLED_AS_IS`, `LISTED_AS_IS`). Everything else
+stays with the SDK: initialize and ping (once the handshake has handed over), a call that
+asks for progress (``_meta.progressToken``: the SDK knows how to reach the client's
+token, on every transport), any request before ``notifications/initialized``, and
+modern-era (2026-07-28) sessions. A ``notifications/cancelled`` for a call served here
+cancels it, and no reply is sent. Standard library and generated code only.
 """
 
 from __future__ import annotations
@@ -24,73 +27,96 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mcp_types as types
-from mcp.shared.exceptions import MCPError
-from mcp_types.methods import serialize_server_result
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from cdpilot_generated.manifests import CALLED_AS_IS, LISTED_AS_IS, Mode
 
-CallTool = Callable[[str, Mapping[str, Any] | None], Awaitable[types.CallToolResult]]
+from cdpilot.errors import InvalidParamsError
+
+if TYPE_CHECKING:
+    from cdpilot.server.call_results import CallResult
+
+CallTool = Callable[[str, Mapping[str, Any] | None], Awaitable["CallResult"]]
 Write = Callable[[bytes], Awaitable[None]]
 RequestId = int | str
 
 
 @dataclass(frozen=True)
 class Tools:
-    """What the fast path serves: the tool calls, and the tools/list result as serialised JSON."""
+    """What the fast path serves: the tool calls, and the tools/list result of `mode` as serialised JSON."""
 
     call: CallTool
     list_json: str
+    mode: Mode
+
+
+def is_plain_request(message: Mapping[str, Any]) -> bool:
+    """A JSON-RPC request and nothing else (no result or error beside its method), with its
+    params an object if any: what the SDK's models take as a request as it is."""
+    return (
+        message.get("jsonrpc") == "2.0"
+        and isinstance(message.get("method"), str)
+        and "id" in message
+        and "result" not in message
+        and "error" not in message
+        and isinstance(message.get("params", {}), dict | None)
+    )
+
+
+def only_cursor(params: Mapping[str, Any] | None) -> bool:
+    """tools/list params that ask for nothing but a page (a ``_meta`` is the SDK's to read)."""
+    return not params or (set(params) == {"cursor"} and isinstance(params["cursor"], str | None))
+
+
+def _is_notification(message: Mapping[str, Any], method: str) -> bool:
+    return message.get("jsonrpc") == "2.0" and message.get("method") == method and "id" not in message
 
 
 class FastCalls:
     """Decides, message by message, what is served here; serves it and writes the replies."""
 
-    def __init__(self, tools: Tools, write: Write, *, negotiated: str | None = None) -> None:
-        """`negotiated`: the version of an initialize answered before the SDK was loaded
-        (`cdpilot.server.handshake`), whose SDK answer is then never written."""
+    def __init__(self, tools: Tools, write: Write) -> None:
         self._tools = tools
         self._write = write
         self._initialize_id: RequestId | None = None
-        self._version: str | None = None  # the negotiated handshake-era version, once answered
-        self._list_as_is = False  # whether that version's tools/list shaping leaves the manifest unchanged
+        self._version: str | None = None  # the negotiated version, once this path may serve it
         self._initialized = False
         self._calls: dict[RequestId, asyncio.Task[None]] = {}
-        if negotiated is not None:
-            self._negotiated(negotiated)
+        self._idle = asyncio.Event()
+        self._idle.set()
 
-    def take(self, message: types.JSONRPCMessage) -> bool:
-        """True when `message` is served here; False to pass it on to the SDK."""
-        if isinstance(message, types.JSONRPCRequest):
-            if message.method == "initialize" and self._initialize_id is None:
-                self._initialize_id = message.id
-            elif message.method == "tools/call" and self._ready() and message.id not in self._calls:
-                return self._start(message.id, message.params)
-            elif (
-                message.method == "tools/list" and self._ready() and self._list_as_is and message.id not in self._calls
-            ):
-                self._track(message.id, self._list(message.id))
-                return True
-        elif isinstance(message, types.JSONRPCNotification):
-            if message.method == "notifications/initialized":
-                self._initialized = True  # the SDK needs it as well
-            elif message.method == "notifications/cancelled":
-                return self._cancel((message.params or {}).get("requestId"))
+    def take(self, message: Mapping[str, Any]) -> bool:
+        """True when `message` (a JSON object the wire read) is served here; False to pass it on to the SDK."""
+        if is_plain_request(message):
+            method, request_id = message["method"], message["id"]
+            if method == "initialize" and self._initialize_id is None:
+                self._initialize_id = request_id
+            elif self._ready() and request_id not in self._calls:
+                if method == "tools/call":
+                    return self._start(request_id, message.get("params"))
+                if method == "tools/list" and only_cursor(message.get("params")) and self._listed_as_is():
+                    self._track(request_id, self._list(request_id))
+                    return True
+        elif _is_notification(message, "notifications/initialized"):
+            self._initialized = True  # the SDK needs it as well
+        elif _is_notification(message, "notifications/cancelled"):
+            params = message.get("params")
+            return self._cancel(params.get("requestId") if isinstance(params, dict) else None)
         return False
 
-    def seen_outgoing(self, message: types.JSONRPCMessage) -> None:
-        """Learn the negotiated version from the SDK's answer to the first initialize."""
-        if isinstance(message, types.JSONRPCResponse) and message.id == self._initialize_id:
-            version = message.result.get("protocolVersion")
-            if isinstance(version, str):
-                self._negotiated(version)
+    def negotiated(self, version: str) -> None:
+        """The version of the session's initialize, answered by the handshake or by the SDK."""
+        self._version = version if version in CALLED_AS_IS else None
 
-    def _negotiated(self, version: str) -> None:
-        if version not in MODERN_PROTOCOL_VERSIONS:
-            self._version = version
-            manifest = json.loads(self._tools.list_json)
-            self._list_as_is = serialize_server_result("tools/list", version, manifest) == manifest
+    def seen_answer(self, request_id: RequestId, result: Mapping[str, Any]) -> None:
+        """Learn the negotiated version from the SDK's answer to the first initialize."""
+        version = result.get("protocolVersion")
+        if request_id == self._initialize_id and isinstance(version, str):
+            self.negotiated(version)
+
+    async def idle(self) -> None:
+        """Return once no call served here is under way."""
+        await self._idle.wait()
 
     async def aclose(self) -> None:
         """End of input: like the SDK, stop what is in flight (the client has gone)."""
@@ -98,6 +124,9 @@ class FastCalls:
         for call in calls:
             call.cancel()
         await asyncio.gather(*calls, return_exceptions=True)
+
+    def _listed_as_is(self) -> bool:
+        return self._version in LISTED_AS_IS[self._tools.mode]
 
     def _ready(self) -> bool:
         return self._initialized and self._version is not None
@@ -115,7 +144,13 @@ class FastCalls:
     def _track(self, request_id: RequestId, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work, name=f"request {request_id!r}")
         self._calls[request_id] = task
-        task.add_done_callback(lambda _: self._calls.pop(request_id, None))
+        self._idle.clear()
+        task.add_done_callback(lambda _: self._done(request_id))
+
+    def _done(self, request_id: RequestId) -> None:
+        self._calls.pop(request_id, None)
+        if not self._calls:
+            self._idle.set()
 
     def _cancel(self, request_id: object) -> bool:
         call = self._calls.get(request_id) if isinstance(request_id, int | str) else None
@@ -125,13 +160,10 @@ class FastCalls:
         return True
 
     async def _serve(self, request_id: RequestId, name: str, arguments: dict[str, Any] | None) -> None:
-        assert self._version is not None, "only started once the version is known"
         try:
-            result = await self._tools.call(name, arguments)
-            dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
-            body: dict[str, Any] = {"result": serialize_server_result("tools/call", self._version, dumped)}
-        except MCPError as exc:  # an unknown tool: a JSON-RPC error, as the SDK sends it
-            body = {"error": exc.error.model_dump(by_alias=True, mode="json", exclude_none=True)}
+            body: dict[str, Any] = {"result": (await self._tools.call(name, arguments)).wire()}
+        except InvalidParamsError as exc:  # an unknown tool: a JSON-RPC error, as the SDK sends it
+            body = {"error": {"code": exc.code, "message": exc.message}}
         envelope = {"jsonrpc": "2.0", "id": request_id, **body}
         text = json.dumps(envelope, separators=(",", ":"), ensure_ascii=False)
         try:

@@ -1,11 +1,13 @@
 """The first lines of a session, answered before the MCP SDK is loaded.
 
-Why: importing the SDK, and pydantic beneath it, is most of a cold start (about 0.4 s of
-0.45), while a client's first requests need none of it. So the server answers
+Why: importing the SDK, and pydantic's models of the protocol beneath it, costs more than a
+browser's start, while a client's first requests need none of it. So the server answers
 ``initialize``, ``ping`` and ``tools/list`` with what codegen serialised through the SDK's own
-models (`cdpilot_generated.manifests`), while a thread imports the SDK; every other message
-waits, in order, for the hand-over (`HandOver`); the first tools/call is told to the server
-as it arrives, so that the browser it may need starts meanwhile. Standard library only.
+models (`cdpilot_generated.manifests`), and hands every ``tools/call`` to the fast path
+(`cdpilot.server.fast_path`), which serves it as soon as the call layer is loaded; the SDK
+is loaded behind them. Every other message waits, in order, for the hand-over (`HandOver`),
+and asks for the SDK to be loaded now (``need_sdk``). The first tools/call is told to the
+server as it arrives, so that the browser it may need starts meanwhile. Standard library only.
 
 Answered here, exactly as the SDK answers them:
 
@@ -32,6 +34,7 @@ from typing import Any, Protocol
 
 from cdpilot_generated.manifests import HANDSHAKE_VERSIONS, INITIALIZE_RESULTS, LISTED_AS_IS, Mode
 
+from cdpilot.server.fast_path import FastCalls, is_plain_request, only_cursor
 from cdpilot.server.wire import parse_payload
 
 Write = Callable[[bytes], Awaitable[None]]
@@ -76,14 +79,23 @@ class Handshake:
     """Answers what it can until the SDK is loaded; keeps the rest for it."""
 
     def __init__(
-        self, mode: Mode, list_json: str, write: Write, on_first_call: Callable[[str], None] | None = None
+        self,
+        mode: Mode,
+        list_json: str,
+        write: Write,
+        fast: FastCalls,
+        *,
+        need_sdk: Callable[[], None],
+        on_first_call: Callable[[str], None] | None = None,
     ) -> None:
-        """`on_first_call`: told the tool's name when the first tools/call arrives, which then
-        waits for the SDK like every message not answered here (the server starts the browser
-        a page tool needs meanwhile)."""
+        """`fast` serves the calls; `need_sdk` is called when a message waits for the SDK
+        (and when input ends); `on_first_call` is told the tool's name when the first
+        tools/call arrives (the server starts the browser a page tool needs meanwhile)."""
         self._mode = mode
         self._list_json = list_json
         self._write = write
+        self._fast = fast
+        self._need_sdk = need_sdk
         self._on_first_call = on_first_call
         self._early: list[dict[str, Any]] = []
         self._initialize: Answered | None = None
@@ -99,6 +111,7 @@ class Handshake:
                 break  # loaded: the line being read is the SDK side's
             line = read.result()
             if line is None:
+                self._need_sdk()  # it ends the session as it would have, answering what waited
                 await loaded
                 break
             await self._take(line)
@@ -109,8 +122,11 @@ class Handshake:
         if isinstance(parsed, bytes):
             await self._write(parsed)
         elif parsed is not None and not await self._answer(parsed):
-            self._early.append(parsed)
             self._note_call(parsed)
+            if not self._fast.take(parsed):
+                self._early.append(parsed)
+                if parsed.get("method") != "notifications/initialized":  # that one the SDK may see later
+                    self._need_sdk()
 
     def _note_call(self, message: dict[str, Any]) -> None:
         params = message.get("params")
@@ -124,7 +140,7 @@ class Handshake:
     async def _answer(self, message: dict[str, Any]) -> bool:
         """Whether `message` was answered here; the initialize is also kept for the SDK."""
         method, params = message.get("method"), message.get("params")
-        plain = _is_plain_request(message) and (params is None or isinstance(params, dict))
+        plain = is_plain_request(message)
         if self._initialize is None:
             is_request = "id" in message and "method" in message  # even a malformed one: the SDK may take it
             first, self._requested = not self._requested and is_request, self._requested or is_request
@@ -133,6 +149,8 @@ class Handshake:
                 return False
             self._initialize = Answered(message["id"], version, INITIALIZE_RESULTS[version])
             self._early.append(message)
+            self._fast.take(message)
+            self._fast.negotiated(version)
             await self._reply(message["id"], INITIALIZE_RESULTS[version])
             return True
         if method == "initialize":
@@ -141,7 +159,7 @@ class Handshake:
             return False
         if method == "ping" and not params:
             await self._reply(message["id"], "{}")
-        elif method == "tools/list" and self._lists_as_is() and _only_cursor(params):
+        elif method == "tools/list" and self._lists_as_is() and only_cursor(params):
             await self._reply(message["id"], self._list_json)
         else:
             return False
@@ -153,21 +171,6 @@ class Handshake:
     async def _reply(self, request_id: RequestId, result_json: str) -> None:
         head = json.dumps({"jsonrpc": "2.0", "id": request_id}, separators=(",", ":"))
         await self._write(f'{head[:-1]},"result":{result_json}}}\n'.encode())
-
-
-def _is_plain_request(message: dict[str, Any]) -> bool:
-    """A JSON-RPC request and nothing else (no result or error beside its method)."""
-    return (
-        message.get("jsonrpc") == "2.0"
-        and isinstance(message.get("method"), str)
-        and "id" in message
-        and "result" not in message
-        and "error" not in message
-    )
-
-
-def _only_cursor(params: dict[str, Any] | None) -> bool:
-    return not params or (set(params) == {"cursor"} and isinstance(params["cursor"], str | None))
 
 
 def _negotiated(params: dict[str, Any] | None) -> str | None:

@@ -4,7 +4,8 @@ Pipeline, one pass per tools/call:
 lookup (O(1), per-mode table) → smart routing (only the parameters of the smart tool's flat
 schema; by action, or by declared rules) → default-argument resolvers
 (explicit input wins) → strict validation into the generated model → handler →
-answer-size budget → result. Every exception ends here, is classified once
+answer-size budget → result (a `CallResult`: plain data, since on stdio the first calls are
+served before the SDK is loaded). Every exception ends here, is classified once
 (`errors.classify`), logged once and returned as an ``isError`` result.
 """
 
@@ -16,10 +17,8 @@ import typing
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-import mcp_types as types
 from cdpilot_generated.catalog import DISPATCH, SPELLINGS, TOOLS, ActionRoute, Rule, RuleRoute, ToolRoute
 from cdpilot_generated.contract import ResolverTable
-from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
 from cdpilot.answers.error_answers import error_answer
@@ -29,10 +28,12 @@ from cdpilot.errors import (
     ArgumentError,
     ErrorLog,
     FieldProblem,
+    InvalidParamsError,
     classify,
     render_parameter_references,
     render_tool_references,
 )
+from cdpilot.server.call_results import CallResult, ContentBlock, ImageBlock, TextBlock
 from cdpilot.server.file_links import SessionFiles
 from cdpilot.server.rate_limit import RateLimiter
 from cdpilot.text import clip
@@ -253,11 +254,11 @@ class Registry:
 
         return render_tool_references(render_parameter_references(text, takes), self.spell)
 
-    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
+    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> CallResult:
         served = self.ctx.settings.tools  # a tool filtered out at start is as unknown as one that never existed
         route = self._table.get(name) if served is None or name in served else None
         if route is None:
-            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")
+            raise InvalidParamsError(f"Unknown tool: {name}")
         connection_id: str | None = None
         try:
             self._limiter.take(name)
@@ -313,7 +314,7 @@ class Registry:
             suggestion=f"Call {route.name} with {key} set to one of: {allowed}.",
         )
 
-    def _success(self, result: ToolResult, tool: str, notes: Sequence[str] = ()) -> types.CallToolResult:
+    def _success(self, result: ToolResult, tool: str, notes: Sequence[str] = ()) -> CallResult:
         text = self.render("\n".join([*notes, result.text]), tool)
         limit = self.ctx.settings.max_answer_chars
         if len(text) > limit:  # cut, never refuse: the start is worth reading, and the note says what is missing
@@ -324,11 +325,11 @@ class Registry:
                 f"{how} and call {self.spell(tool)} again.)"
             )
             text = clip(text, limit - len(note)) + note
-        content: list[types.ContentBlock] = [types.TextContent(type="text", text=text)]
-        content += [types.ImageContent(type="image", data=i.data_base64, mime_type=i.mime_type) for i in result.images]
+        content: list[ContentBlock] = [TextBlock(text)]
+        content += [ImageBlock(image.data_base64, image.mime_type) for image in result.images]
         if result.files:
             content += self.files.links(result.files)
-        return types.CallToolResult(content=content)
+        return CallResult(content)
 
     def _failure(
         self,
@@ -339,7 +340,7 @@ class Registry:
         notes: Sequence[str] = (),
         *,
         reached: str | None = None,
-    ) -> types.CallToolResult:
+    ) -> CallResult:
         info = classify(exc)
         suggestion = self.render(info.suggestion, reached or name)
         message = self.render(info.message, reached or name)
@@ -348,10 +349,10 @@ class Registry:
         if isinstance(route, ActionRoute):  # the action is no secret, and masking "connect" would garble the line
             arguments = {k: v for k, v in arguments.items() if k != route.discriminator}
         self._log.write(rendered, tool=name, connection_id=connection_id, exc=exc, arguments=arguments)
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text="\n".join([*notes, error_answer(message, suggestion)]))],
+        return CallResult(
+            [TextBlock("\n".join([*notes, error_answer(message, suggestion)]))],
             is_error=True,
-            _meta={
+            meta={
                 "cdpilot/toolName": name,
                 "cdpilot/errorType": str(info.error_type),
                 "cdpilot/recoverable": info.recoverable,

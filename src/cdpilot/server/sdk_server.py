@@ -6,14 +6,17 @@ the same `Server` is driven by the SDK's session manager.
 tools/list is answered from the manifest codegen serialised at build time; tools/call goes
 straight to the registry, the single error boundary: through `Backend` on stdio, through the
 session's own registry over HTTP. resources/list and resources/read serve the files the
-session's tools wrote (`cdpilot.server.file_links`).
+session's tools wrote (`cdpilot.server.file_links`). The registry and the files answer in
+plain data (made before the SDK loads on stdio); here it becomes the SDK's result models, and
+an `InvalidParamsError` the SDK's ``MCPError``.
 """
 
 from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +25,13 @@ from cdpilot_generated.manifests import INSTRUCTIONS, SERVER_NAME
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.session import ServerSession
+from mcp.shared.exceptions import MCPError
 
 from cdpilot import __version__
+from cdpilot.errors import InvalidParamsError
 from cdpilot.progress import ProgressSink, reporting_to
-from cdpilot.server.fast_path import CallTool, Tools
-from cdpilot.server.file_links import SessionFiles
+from cdpilot.server.fast_path import CallTool, FastCalls
+from cdpilot.server.file_links import FileContents, SessionFiles
 from cdpilot.server.handshake import HandOver
 from cdpilot.server.stdio import stdio_transport
 from cdpilot.server.wire import Wire
@@ -53,18 +58,24 @@ def build_server(call_for: CallFor, list_json: str, files_for: FilesFor) -> Serv
         return listed[0]
 
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
-        with reporting_to(progress_sink(ctx.session)):
-            return await call_for(ctx)(params.name, params.arguments)
+        with reporting_to(progress_sink(ctx.session)), _as_mcp_error():
+            result = await call_for(ctx)(params.name, params.arguments)
+        return types.CallToolResult.model_validate(result.wire())
 
     async def list_resources(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
-        return files_for(ctx).listed()
+        listed = files_for(ctx).listed()
+        return types.ListResourcesResult(
+            resources=[types.Resource(uri=f.uri, name=f.name, mime_type=f.mime_type, size=f.size) for f in listed]
+        )
 
     async def read_resource(
         ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
-        return files_for(ctx).read(params.uri)
+        with _as_mcp_error():
+            contents = files_for(ctx).read(params.uri)
+        return types.ReadResourceResult(contents=[_resource_contents(contents)])
 
     return Server(
         SERVER_NAME,
@@ -75,6 +86,20 @@ def build_server(call_for: CallFor, list_json: str, files_for: FilesFor) -> Serv
         on_list_resources=list_resources,
         on_read_resource=read_resource,
     )
+
+
+@contextmanager
+def _as_mcp_error() -> Iterator[None]:
+    try:
+        yield
+    except InvalidParamsError as exc:
+        raise MCPError(types.INVALID_PARAMS, exc.message) from None
+
+
+def _resource_contents(contents: FileContents) -> types.TextResourceContents | types.BlobResourceContents:
+    if contents.text is not None:
+        return types.TextResourceContents(uri=contents.uri, mime_type=contents.mime_type, text=contents.text)
+    return types.BlobResourceContents(uri=contents.uri, mime_type=contents.mime_type, blob=contents.blob or "")
 
 
 def progress_sink(session: ServerSession) -> ProgressSink:
@@ -94,9 +119,12 @@ def progress_sink(session: ServerSession) -> ProgressSink:
     return send
 
 
-async def serve(call: CallTool, list_json: str, wire: Wire, handover: HandOver, output_dir: Path | None) -> None:
-    """Serve the session from the hand-over until input ends; its files are under `output_dir`."""
+async def serve(
+    call: CallTool, list_json: str, wire: Wire, handover: HandOver, fast: FastCalls, output_dir: Path | None
+) -> None:
+    """Serve the session from the hand-over until input ends, `fast` going on serving the
+    calls it takes; the session's files are under `output_dir`."""
     files = SessionFiles(output_dir)
     server = build_server(lambda ctx: call, list_json, lambda ctx: files)
-    async with stdio_transport(wire, handover, Tools(call, list_json)) as (read_stream, write_stream):
+    async with stdio_transport(wire, handover, fast) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())

@@ -9,7 +9,9 @@ are not JSON-RPC objects, and ``-32600`` Invalid Request, echoing the id when on
 read, for an object that is not a JSON-RPC message (wrong types, no method).
 
 The hand-over from the handshake loses and reorders nothing: the messages it kept go to
-the SDK first, in arrival order, then the line it was reading, then the rest. The SDK's
+the SDK first, in arrival order, then the line it was reading, then the rest. The fast path
+(`cdpilot.server.fast_path`) that served calls during the handshake goes on serving them:
+each message is offered to it first, as the JSON object the wire read. The SDK's
 answer to an ``initialize`` the handshake already answered is dropped (logged if it
 differs, which the tests rule out).
 
@@ -33,7 +35,7 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
-from cdpilot.server.fast_path import FastCalls, Tools
+from cdpilot.server.fast_path import FastCalls
 from cdpilot.server.handshake import Answered, HandOver
 from cdpilot.server.wire import INVALID_REQUEST, Lines, Wire, Writer, error_line, parse_payload
 
@@ -49,12 +51,6 @@ def to_message(payload: dict[str, Any]) -> SessionMessage | bytes:
     return SessionMessage(message)
 
 
-def parse_line(line: bytes) -> SessionMessage | bytes | None:
-    """A message to serve, or the bytes of the error reply to send instead (None: blank line)."""
-    parsed = parse_payload(line)
-    return to_message(parsed) if isinstance(parsed, dict) else parsed
-
-
 async def _read_loop(
     lines: Lines,
     writer: Writer,
@@ -62,19 +58,26 @@ async def _read_loop(
     fast: FastCalls | None,
     handover: HandOver,
 ) -> None:
-    async def serve(parsed: SessionMessage | bytes | None) -> None:
-        if isinstance(parsed, SessionMessage):
-            if fast is None or not fast.take(parsed.message):
-                await sink.send(parsed)
-        elif parsed is not None:
-            await writer.write(parsed)
+    async def serve(payload: dict[str, Any] | bytes | None) -> None:
+        if isinstance(payload, dict):
+            if fast is None or not fast.take(payload):
+                await _to_sdk(payload)
+        elif payload is not None:
+            await writer.write(payload)
+
+    async def _to_sdk(payload: dict[str, Any]) -> None:
+        message = to_message(payload)
+        if isinstance(message, SessionMessage):
+            await sink.send(message)
+        else:
+            await writer.write(message)
 
     async with sink:
-        for payload in handover.early:
-            await serve(to_message(payload))
+        for payload in handover.early:  # each was offered to the fast path as it arrived
+            await _to_sdk(payload)
         line = await handover.pending
         while line is not None:
-            await serve(parse_line(line))
+            await serve(parse_payload(line))
             line = await lines.next()
         if fast is not None:
             await fast.aclose()
@@ -86,8 +89,8 @@ async def _write_loop(
     async with source:
         async for session_message in source:
             message = session_message.message
-            if fast is not None:
-                fast.seen_outgoing(message)
+            if fast is not None and isinstance(message, types.JSONRPCResponse):
+                fast.seen_answer(message.id, message.result)
             if (
                 answered is not None
                 and isinstance(message, types.JSONRPCResponse | types.JSONRPCError)
@@ -119,14 +122,12 @@ def serialize_message(session_message: SessionMessage) -> bytes:
 
 @asynccontextmanager
 async def stdio_transport(
-    wire: Wire, handover: HandOver, tools: Tools | None = None
+    wire: Wire, handover: HandOver, fast: FastCalls | None = None
 ) -> AsyncIterator[
     tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
 ]:
     """The (read, write) streams `Server.run` expects, over the claimed wire from the hand-over on;
-    with `tools`, tools/list and tools/call are served on the fast path (`cdpilot.server.fast_path`)."""
-    version = handover.initialize.version if handover.initialize is not None else None
-    fast = FastCalls(tools, wire.writer.write, negotiated=version) if tools is not None else None
+    with `fast`, tools/list and tools/call go on being served on the fast path."""
     inbound_send, inbound_recv = anyio.create_memory_object_stream[SessionMessage | Exception](16)
     outbound_send, outbound_recv = anyio.create_memory_object_stream[SessionMessage](16)
     async with anyio.create_task_group() as tasks:
