@@ -6,7 +6,8 @@ where its time goes, and a raw floor, in rounds of one run each.
    from just before the spawn to the answer. The SDK client rather than the raw pipe of the
    other sections: this is the wait an agent sees, and the client's own cost is a few ms next
    to a browser start. A second fresh server makes a trivial call first, which waits for the
-   modules the server loads behind the handshake; its navigate then shows the call alone.
+   call layer the server loads behind the handshake, then a resources/list, which waits for
+   the SDK loaded after it; its navigate then shows the call alone.
 2. Where the time goes: the same call in-process, through cdpilot's `Registry` and handlers on
    a `ConnectionManager(env=chrome_env())`, time-stamped by wrapping the real calls for the
    duration (no timing hooks in src/): Chromium spawned, its first CDP answer
@@ -118,10 +119,11 @@ async def _end_to_end(url: str, *, load_first: bool) -> dict[str, float]:
     """Seconds from spawn to initialized, to the trivial call answered (`load_first`), and to
     the first navigate answered.
 
-    The server answers the handshake while a thread still imports the SDK and the handler
-    layer, and its first tools/call waits for them. With `load_first`, a trivial call made at
-    once (`chrome_list_connections`) waits instead, so the navigate after it shows the
-    launch and load over stdio alone, and the difference shows the wait for the modules."""
+    The server answers the handshake while a thread still imports the call layer, and its
+    first tools/call waits for that (not for the SDK, imported after it). With `load_first`, a
+    trivial call made at once (`chrome_list_connections`) waits instead, and a resources/list
+    after it waits for the SDK too, so the navigate after them shows the launch and load over
+    stdio alone, and the difference shows the wait for the call layer."""
     params = StdioServerParameters(command=sys.executable, args=list(CDPILOT_LEGACY.argv), env=server_env(), cwd=ROOT)
     marks: dict[str, float] = {}
     with tempfile.TemporaryFile("w+", prefix="cdpilot-bench-server-stderr-") as stderr:  # its banner, kept off ours
@@ -130,6 +132,7 @@ async def _end_to_end(url: str, *, load_first: bool) -> dict[str, float]:
             marks["initialized"] = time.perf_counter() - started
             if load_first:
                 await client.call_tool("chrome_list_connections", {})
+                await client.list_resources()  # only the SDK answers it: it is in once this returns
                 marks["modules_loaded"] = time.perf_counter() - started
             result = await client.call_tool("navigate", {"url": url})
             marks["navigated"] = time.perf_counter() - started

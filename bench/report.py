@@ -170,7 +170,7 @@ def first_contact_section(figures: dict[str, Any]) -> list[str]:
         f"  end to end, a fresh cdpilot legacy with the official mcp client over stdio: initialized "
         f"{e2e['initialized_ms']['median']:.0f} ms, navigate answered {navigated['median']:.0f} ms after spawn "
         f"(min {navigated['min']:.0f}, max {navigated['max']:.0f})",
-        f"  with a trivial call first (its answer waits for the SDK and the handlers: "
+        f"  with a trivial call and a resources/list first (they wait for the call layer and the SDK: "
         f"{loaded_first['modules_loaded_ms']['median']:.0f} ms after spawn), the navigate call alone: "
         f"{loaded_first['navigate_call_ms']['median']:.0f} ms",
         *_table(["in-process, cdpilot's handlers", "step ms", "since call ms"], rows(in_process)),
@@ -182,7 +182,7 @@ def first_contact_section(figures: dict[str, Any]) -> list[str]:
         f"{_x(ratios['first_answer_since_spawn_over_floor'])} and page loaded "
         f"{_x(ratios['loaded_since_spawn_over_floor'])} the floor's",
         f"  above the floor: {above['total']:.0f} ms = server start and handshake "
-        f"{above['server_start_and_handshake']:.0f} + waiting for the SDK and the handlers "
+        f"{above['server_start_and_handshake']:.0f} + waiting for the call layer "
         f"{above['waiting_for_server_modules']:.0f} + MCP over stdio {above['mcp_over_stdio']:.0f} + in-process "
         f"{above['in_process_above_floor']:.0f} (medians of separate runs: a small part may come out below zero)",
     ]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import gc
 import importlib
 import os
 import signal
@@ -224,10 +225,19 @@ class HttpBrowsers:
 
 def load_call_layer() -> None:
     """Import the handler layer: run in a thread while the handshake is answered. A module that
-    fails to import is left for `Backend.load`, which imports it again and reports why."""
-    with suppress(Exception):
-        for module in HANDLER_LAYER:
-            importlib.import_module(module)
+    fails to import is left for `Backend.load`, which imports it again and reports why.
+
+    The cyclic collector is off meanwhile: an import makes many objects and no garbage, and
+    the collections it would trigger walk every object made so far (a tenth of the import's
+    time); what was imported is then frozen out of later collections."""
+    gc.disable()
+    try:
+        with suppress(Exception):
+            for module in HANDLER_LAYER:
+                importlib.import_module(module)
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 async def load_sdk(wanted: asyncio.Event, backend: Backend, fast: FastCalls) -> None:
