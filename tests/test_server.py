@@ -102,23 +102,20 @@ def test_the_server_module_imports_nothing_heavy() -> None:
         "cdpilot_generated.models",
         "cdpilot_generated.catalog",
     )
-    probe = (
-        f"import sys, cdpilot.cli, cdpilot.server.app; print(sorted(m for m in sys.modules if m.startswith({heavy!r})))"
-    )
-    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert found.stdout.strip() == "[]"
+    assert imported_by("cdpilot.cli, cdpilot.server.app", heavy) == "[]"
 
 
 def test_the_call_layer_imports_no_sdk() -> None:
     """What lets the first calls be served before the SDK is loaded: the registry, the handlers,
     the browser layer and the fast path import neither the SDK nor its protocol models."""
-    probe = (
-        "import sys, cdpilot.server.app, cdpilot.server.fast_path, cdpilot.server.registry, cdpilot.handlers, "
-        "cdpilot.browser.session.manager; "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types')))"
-    )
-    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert found.stdout.strip() == "[]"
+    call_layer = "cdpilot.server.app, cdpilot.server.fast_path, cdpilot.server.registry, cdpilot.handlers, "
+    assert imported_by(call_layer + "cdpilot.browser.session.manager", ("mcp",)) == "[]"
+
+
+def imported_by(modules: str, prefixes: tuple[str, ...]) -> str:
+    """The modules starting with one of `prefixes` that importing `modules` loads, in a fresh interpreter."""
+    probe = f"import sys, {modules}; print(sorted(m for m in sys.modules if m.startswith({prefixes!r})))"
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip()
 
 
 def test_a_handler_module_that_fails_to_import_stops_the_server_too(
