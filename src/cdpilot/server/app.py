@@ -228,8 +228,8 @@ def load_call_layer() -> None:
     fails to import is left for `Backend.load`, which imports it again and reports why.
 
     The cyclic collector is off meanwhile: an import makes many objects and no garbage, and
-    the collections it would trigger walk every object made so far (a tenth of the import's
-    time); what was imported is then frozen out of later collections."""
+    the collections it would trigger walk every object made so far (5-15% of the import's
+    time, measured); what was imported is then frozen out of later collections."""
     gc.disable()
     try:
         with suppress(Exception):
@@ -258,6 +258,7 @@ async def load_sdk(wanted: asyncio.Event, backend: Backend, fast: FastCalls) -> 
 
 
 def import_sdk_side() -> None:
+    """The SDK's side of the server, imported (run in a thread by `load_sdk`)."""
     importlib.import_module(SDK_SIDE)
 
 
