@@ -40,7 +40,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from cdpilot.browser.session.launch_options import LaunchOptions
 from cdpilot.browser.session.process_groups import (
@@ -50,9 +50,10 @@ from cdpilot.browser.session.process_groups import (
     start_reaper,
     wait_group_gone,
 )
-from cdpilot.cdp import PipeTransport
-from cdpilot.cdp.transport import translating
 from cdpilot.errors import BrowserConnectionError
+
+if TYPE_CHECKING:
+    from cdpilot.cdp.pipe import PipeTransport
 
 BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome")
 # Read by an agent that can install nothing itself: it says what its user can do, in the words of
@@ -258,21 +259,23 @@ class LaunchedBrowser:
         event_read, event_write = os.pipe()
         stderr = tempfile.TemporaryFile(prefix="cdpilot-browser-stderr-")  # noqa: SIM115 (lives with the browser)
         try:
-            with translating(f"Cannot start the browser {plan.executable}"):
-                process = subprocess.Popen(
-                    (plan.executable, *plan.args),
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=stderr,
-                    env=plan.env,
-                    close_fds=False,
-                    start_new_session=True,
-                    preexec_fn=_child_setup(command_read, event_write, os.getpid()),
-                )
-        except BaseException:
+            process = subprocess.Popen(
+                (plan.executable, *plan.args),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+                env=plan.env,
+                close_fds=False,
+                start_new_session=True,
+                preexec_fn=_child_setup(command_read, event_write, os.getpid()),
+            )
+        except BaseException as exc:
             for fd in (command_write, event_read):
                 os.close(fd)
             stderr.close()
+            if isinstance(exc, OSError):  # no such binary, not executable: worded as a CDP failure is
+                reason = (exc.strerror or str(exc)).lower()
+                raise BrowserConnectionError(f"Cannot start the browser {plan.executable} ({reason})") from exc
             raise
         finally:
             os.close(command_read)
@@ -280,7 +283,12 @@ class LaunchedBrowser:
         return cls(plan, process, stderr, (event_read, command_write))
 
     async def open_pipe(self) -> PipeTransport:
-        """The CDP transport over the browser's pipes (once: it takes over our pipe ends)."""
+        """The CDP transport over the browser's pipes (once: it takes over our pipe ends).
+
+        Imported here, not with the module: the head start (`spawn_ahead`) spawns a browser
+        before the CDP client is loaded, and must not wait for it."""
+        from cdpilot.cdp.pipe import PipeTransport
+
         assert self._pipe_ends is not None, "the pipe was already opened or the browser killed"
         event_read, command_write = self._pipe_ends
         self._pipe_ends = None
