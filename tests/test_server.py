@@ -119,6 +119,13 @@ def test_the_call_layer_imports_no_sdk() -> None:
     assert imported_by(call_layer + "cdpilot.browser.session.manager", ("mcp",)) == "[]"
 
 
+def test_the_call_layer_loads_websockets_only_with_a_websocket() -> None:
+    """A launched browser speaks over a pipe, so the call layer leaves websockets (and the
+    importlib.metadata it pulls in, ~45 ms measured) to the first websocket it opens."""
+    call_layer = "cdpilot.server.app, cdpilot.server.registry, cdpilot.handlers, cdpilot.browser.session.manager"
+    assert imported_by(call_layer, ("websockets",)) == "[]"
+
+
 def imported_by(modules: str, prefixes: tuple[str, ...]) -> str:
     """The modules starting with one of `prefixes` that importing `modules` loads, in a fresh interpreter."""
     probe = f"import sys, {modules}; print(sorted(m for m in sys.modules if m.startswith({prefixes!r})))"

@@ -1,10 +1,13 @@
 """What every transport offers, and the one place where transport failures join the error tree.
 
 The client above (`connection.py`) speaks CDP over any `Transport`: the launcher's pipe or a
-websocket to a running browser. Whatever goes wrong underneath — an OSError, a websockets
-exception, the peer hanging up, a message that is not JSON — becomes a
+websocket to a running browser. Whatever goes wrong underneath — an OSError, a websocket
+failure, the peer hanging up, a message that is not JSON — becomes a
 `BrowserConnectionError` here and nowhere else, so the layers above see
 one exception type for "the browser is unreachable or gone".
+
+No transport's library is imported here: a transport words its library's own failures as a
+`TransportFailure`, so launching over the pipe never loads the websocket library.
 """
 
 from __future__ import annotations
@@ -15,13 +18,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Protocol
 
-from websockets.exceptions import ConnectionClosed, InvalidStatus, InvalidURI, WebSocketException
-
 from cdpilot.errors import BrowserConnectionError
 
 MAX_MESSAGE_BYTES = 256 * 1024 * 1024
 """Largest message either transport accepts. A full-page screenshot is many MB of base64;
 websockets' 1 MiB default would drop the connection on the first one."""
+
+
+class TransportFailure(Exception):
+    """A transport's own failure, already worded for a human ("the websocket closed: …")."""
 
 
 class Transport(Protocol):
@@ -51,7 +56,7 @@ TRANSPORT_FAILURES: tuple[type[BaseException], ...] = (
     asyncio.LimitOverrunError,
     json.JSONDecodeError,
     UnicodeDecodeError,
-    WebSocketException,
+    TransportFailure,
 )
 """Everything a transport (or parsing what it carries) may raise when the browser side fails."""
 
@@ -68,12 +73,8 @@ def describe_failure(exc: BaseException) -> str:
         return "a message exceeded the size limit"
     if isinstance(exc, json.JSONDecodeError | UnicodeDecodeError):
         return "the answer was not JSON"
-    if isinstance(exc, ConnectionClosed):
-        return f"the websocket closed: {exc}"
-    if isinstance(exc, InvalidStatus):
-        return f"the server answered HTTP {exc.response.status_code} instead of a websocket"
-    if isinstance(exc, InvalidURI):
-        return "not a valid websocket URL"
+    if isinstance(exc, TransportFailure):
+        return str(exc)
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror.lower()
     return str(exc) or type(exc).__name__

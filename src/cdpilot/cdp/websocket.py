@@ -5,6 +5,10 @@ its ``webSocketDebuggerUrl`` is the browser-wide endpoint. A Node.js process's i
 (``--inspect``) serves the same paths, and its one target's websocket is in ``/json/list``.
 Each HTTP exchange is one GET, so it is done on asyncio streams rather than pulling in an
 HTTP client dependency.
+
+The websockets library is imported when the first websocket opens, not with this module: a
+launched browser speaks over the pipe, and a fresh server's first navigate would otherwise
+wait for that import (~45 ms, with the package metadata it reads).
 """
 
 from __future__ import annotations
@@ -13,15 +17,17 @@ import asyncio
 import contextlib
 import json
 import socket as socket_module
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from websockets.asyncio.client import ClientConnection, connect
-
-from cdpilot.cdp.transport import MAX_MESSAGE_BYTES, translating
+from cdpilot.cdp.transport import MAX_MESSAGE_BYTES, TransportFailure, translating
 from cdpilot.errors import BrowserConnectionError
+
+if TYPE_CHECKING:
+    from websockets.asyncio.client import ClientConnection
 
 MAX_VERSION_RESPONSE_BYTES = 64 * 1024
 QUICKACK: int | None = getattr(socket_module, "TCP_QUICKACK", None)  # Linux only
@@ -48,7 +54,9 @@ class WebSocketTransport:
         """Open the websocket. No proxy: a DevTools endpoint must be reached directly, and a
         proxy from the environment would see every command. No keepalive pings: a busy page
         must not make us drop a healthy connection; a dead peer closes the TCP socket."""
-        with translating(f"Cannot open the DevTools websocket at {_printable(url)}"):
+        from websockets.asyncio.client import connect
+
+        with translating(f"Cannot open the DevTools websocket at {_printable(url)}"), _worded_failures():
             socket = await connect(
                 url,
                 additional_headers=dict(headers),
@@ -67,10 +75,12 @@ class WebSocketTransport:
 
     async def send(self, message: str) -> None:
         self._acknowledge_at_once()
-        await self._socket.send(message)
+        with _worded_failures():
+            await self._socket.send(message)
 
     async def receive(self) -> str:
-        message = await self._socket.recv()
+        with _worded_failures():
+            message = await self._socket.recv()
         self._acknowledge_at_once()
         return message if isinstance(message, str) else message.decode()
 
@@ -80,7 +90,26 @@ class WebSocketTransport:
                 self._quick_ack.setsockopt(socket_module.IPPROTO_TCP, QUICKACK, 1)
 
     async def close(self) -> None:
-        await self._socket.close()
+        with _worded_failures():
+            await self._socket.close()
+
+
+@contextmanager
+def _worded_failures() -> Iterator[None]:
+    """Re-raise the websockets library's own failures as a `TransportFailure` that says what
+    happened, which the transport layer turns into the error tree's form."""
+    from websockets.exceptions import ConnectionClosed, InvalidStatus, InvalidURI, WebSocketException
+
+    try:
+        yield
+    except ConnectionClosed as exc:
+        raise TransportFailure(f"the websocket closed: {exc}") from exc
+    except InvalidStatus as exc:
+        raise TransportFailure(f"the server answered HTTP {exc.response.status_code} instead of a websocket") from exc
+    except InvalidURI as exc:
+        raise TransportFailure("not a valid websocket URL") from exc
+    except WebSocketException as exc:
+        raise TransportFailure(str(exc) or type(exc).__name__) from exc
 
 
 def _printable(url: str) -> str:
