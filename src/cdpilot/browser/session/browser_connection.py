@@ -32,8 +32,10 @@ from cdpilot.browser.session.request_interceptor import RequestInterceptor
 from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError
 
-FIT_CHECKS = 40  # a fitted window's size reaches the page within 2 s, even on a loaded machine
-FIT_CHECK_INTERVAL_S = 0.05
+FIT_WAIT_S = 2.0  # a fitted window's size reaches the page within this, even on a loaded machine
+# Between two looks at the page's size: it usually lands within a few ms of the browser's
+# answer, and a look is one round trip, so a coarse interval would only add to a launch.
+FIT_CHECK_INTERVAL_S = 0.005
 
 
 @dataclass(frozen=True)
@@ -113,13 +115,17 @@ class BrowserConnection:
         version = await cdp.browser.send("Browser.getVersion", timeout_s=timeout_s)
         interceptor = RequestInterceptor(origins, owner_of=None if frames is None else frames.owner)
         connection = cls(connection_id, kind, cdp, version, process, interceptor, output_dir)
-        await interceptor.start(cdp.browser)
         staging = None if process is None else downloads_dir(process, "default")
         owns_frame = None if frames is None else (lambda frame_id: frames.owner(frame_id) is None)
-        await connection.downloads.start(cdp.browser, staging, owns_frame=owns_frame)
         if frames is not None:
             frames.follow(cdp.browser)
-        await cdp.browser.send("Target.setDiscoverTargets", {"discover": True})  # replays targetCreated
+        # Sent together, not one round trip after another (a launch waits for them): the
+        # browser handles one session's commands in order, and all are in before a page is attached.
+        await asyncio.gather(
+            interceptor.start(cdp.browser),
+            connection.downloads.start(cdp.browser, staging, owns_frame=owns_frame),
+            cdp.browser.send("Target.setDiscoverTargets", {"discover": True}),  # replays targetCreated
+        )
         await connection.use_target(await connection._first_page_target())
         return connection
 
@@ -236,11 +242,13 @@ class BrowserConnection:
         await self.cdp.browser.send("Browser.setWindowBounds", {"windowId": window["windowId"], "bounds": bounds})
         # The browser answers before the page has the new size (a loaded machine showed the old
         # one just after): wait, bounded, until the page sees it.
-        for _ in range(FIT_CHECKS):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FIT_WAIT_S
+        while True:
             reply = await page.send(
                 "Runtime.evaluate", {"expression": "[innerWidth, innerHeight]", "returnByValue": True}
             )
-            if tuple(reply["result"]["value"]) == tuple(self.viewport):
+            if tuple(reply["result"]["value"]) == tuple(self.viewport) or loop.time() >= deadline:
                 return
             await asyncio.sleep(FIT_CHECK_INTERVAL_S)
 
