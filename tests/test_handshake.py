@@ -20,6 +20,7 @@ from cdpilot.server import sdk_server
 from cdpilot.server.call_results import CallResult, TextBlock
 from cdpilot.server.fast_path import FastCalls, Tools
 from cdpilot.server.file_links import SessionFiles
+from cdpilot.server.first_lines import EarlyAnswers
 from cdpilot.server.handshake import HandOver, Handshake
 from cdpilot.server.tool_filter import select_tools, tools_list_json
 from cdpilot.server.wire import Lines, Wire, Writer
@@ -79,7 +80,7 @@ class Served:
         list_json = tools_list_json(mode, None)
         self.fast = FastCalls(Tools((tool or Tool()).call, list_json, mode), write)
         self.sdk_needed = asyncio.Event()
-        self.handshake = Handshake(mode, list_json, write, self.fast, need_sdk=self.sdk_needed.set)
+        self.handshake = Handshake(EarlyAnswers(mode, list_json), write, self.fast, need_sdk=self.sdk_needed.set)
 
 
 async def handshake_alone(
@@ -252,9 +253,8 @@ async def test_a_filtered_tools_list_and_ping_are_answered_as_the_sdk_answers_th
 
     loaded = asyncio.get_running_loop().create_future()
     script = Script(*messages)
-    handshake = Handshake(
-        mode, list_json, write, FastCalls(Tools(Tool().call, list_json, mode), write), need_sdk=lambda: None
-    )
+    fast = FastCalls(Tools(Tool().call, list_json, mode), write)
+    handshake = Handshake(EarlyAnswers(mode, list_json), write, fast, need_sdk=lambda: None)
     serving = asyncio.create_task(handshake.serve(script, loaded))
     await script.ended.wait()
     loaded.set_result(None)

@@ -168,9 +168,13 @@ ALLOWED: dict[str, set[str]] = {
 }
 # Single imports across the matrix, each for a reason that holds.
 EXCEPTIONS = {
-    # Start-up builds what the server is given: the connection managers, the browser a first
-    # page tool starts before they exist (the launcher's head start), and the shared browser of
-    # the HTTP sessions (HttpBrowsers); no other server module knows a browser.
+    # Start-up builds what the server is given: the browser a first page tool starts before
+    # its handlers are loaded (the launcher's head start, which the stdio start-up ends if a
+    # signal comes before the event loop runs), the connection managers that take it, and
+    # the shared browser of the HTTP sessions (HttpBrowsers); no other server module knows a
+    # browser.
+    ("cdpilot.server.head_start", "cdpilot.browser.session.launcher"),
+    ("cdpilot.server.startup", "cdpilot.browser.session.launcher"),
     ("cdpilot.server.app", "cdpilot.browser.session.manager"),
     ("cdpilot.server.app", "cdpilot.browser.session.launcher"),
     ("cdpilot.server.app", "cdpilot.browser.session.shared_browser"),

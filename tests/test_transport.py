@@ -7,8 +7,8 @@ import json
 import pytest
 from mcp.shared.message import SessionMessage
 
+from cdpilot.server.jsonrpc import parse_payload
 from cdpilot.server.stdio import serialize_message, to_message
-from cdpilot.server.wire import parse_payload
 
 
 def parse_line(line: bytes) -> SessionMessage | bytes | None:

@@ -9,7 +9,6 @@ first page tool launches a headless Chromium unless told otherwise.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import logging
 import os
@@ -199,14 +198,17 @@ def main(argv: list[str] | None = None) -> int:
 
     count = manifests.SMART_TOOL_COUNT if mode == "smart" else manifests.LEGACY_TOOL_COUNT
     served = f"{len(settings.tools)} of {count} tools" if settings.tools is not None else f"{count} tools"
-    print(f"cdpilot {__version__}: mode={mode} ({source}), {served}", file=sys.stderr)
+    started = f"cdpilot {__version__}: mode={mode} ({source}), {served}"
     if http is not None:
+        import asyncio
+
         from cdpilot.server.http_app import serve_http
 
+        print(started, file=sys.stderr)
         return asyncio.run(serve_http(mode, settings, http))
-    from cdpilot.server.app import serve
+    from cdpilot.server.startup import serve_stdio
 
-    return asyncio.run(serve(mode, settings))
+    return serve_stdio(mode, settings, started)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ so a test can hand a handler its own connection manager, settings or clock.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -21,6 +20,8 @@ from cdpilot.browser.session.launch_options import LaunchOptions
 from cdpilot.call_rate import DEFAULT_RATE_LIMIT, RateLimit
 
 if TYPE_CHECKING:
+    import asyncio
+
     from cdpilot.browser.session.manager import ConnectionManager
 
 
@@ -67,12 +68,20 @@ class ToolResult:
     files: tuple[Path, ...] = field(default=())
 
 
+def _new_lock() -> asyncio.Lock:
+    """Imported here: the CLI reads `Settings` from this module before it loads asyncio (see
+    `cdpilot.server.startup`)."""
+    import asyncio
+
+    return asyncio.Lock()
+
+
 @dataclass
 class ToolContext:
     connections: ConnectionManager
     mode: Mode
     settings: Settings
-    first_contact: asyncio.Lock = field(default_factory=asyncio.Lock)  # one auto-launch for concurrent calls
+    first_contact: asyncio.Lock = field(default_factory=_new_lock)  # one auto-launch for concurrent calls
 
 
 _call_notes: ContextVar[list[str] | None] = ContextVar("cdpilot_call_notes", default=None)

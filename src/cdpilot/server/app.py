@@ -1,19 +1,20 @@
-"""The server's start and lifetime: the handshake first, the call layer behind it, the SDK last.
+"""The server's lifetime once its event loop runs: the handshake first, the call layer behind
+it, the SDK last.
 
 Why in this order: importing the MCP SDK (pydantic's models of the protocol beneath it) costs
 more than a browser's start, and the handler layer nearly as much, while the client's first
-requests (initialize, tools/list) need neither, and its first calls need no SDK. So `serve`
-claims stdio and answers the handshake at once from answers serialised at build time
-(`cdpilot.server.handshake`), while a thread imports the call layer (the registry, the
-handlers, the browser layer); calls are served by the fast path (`cdpilot.server.fast_path`)
-as soon as it is in. The SDK is imported after it, once no call is under way (two imports at
+requests (initialize, tools/list) need neither, and its first calls need no SDK. So the
+handshake is answered at once from answers serialised at build time: before the loop runs
+(`cdpilot.server.startup`, which also starts the thread that imports the call layer: the
+registry, the handlers, the browser layer), then by `cdpilot.server.handshake` from where
+that stopped; calls are served by the fast path (`cdpilot.server.fast_path`) as soon as the
+call layer is in. The SDK is imported after it, once no call is under way (two imports at
 once would share one interpreter lock and slow the first answer), or at once when a message
 waits for it; then the SDK's side takes the session over (`cdpilot.server.sdk_server`)
 without losing or reordering a message. A page tool called before the call layer is in
-starts its browser as it arrives (`Backend.start_browser_ahead`), so Chromium starts up while
-the rest loads. This module, like everything the handshake uses, imports nothing but the
-standard library and the generated manifest, so nothing heavy is loaded before `serve` runs
-(`cdpilot.cli` keeps to the same rule).
+starts its browser as it arrives (`head_start.browser_ahead`), so Chromium starts up while the
+rest loads. This module, like everything the handshake uses, imports nothing but the
+standard library and the generated manifest, so nothing heavy is loaded before `serve` runs.
 """
 
 from __future__ import annotations
@@ -22,20 +23,21 @@ import asyncio
 import atexit
 import gc
 import importlib
-import os
 import signal
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Mapping
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
-from cdpilot_generated.manifests import TOOL_GROUPS, Mode
+from cdpilot_generated.manifests import Mode
 
 from cdpilot.context import Settings, ToolContext
 from cdpilot.server.fast_path import FastCalls, Tools
+from cdpilot.server.first_lines import EarlyAnswers, FirstLines
 from cdpilot.server.handshake import Handshake
-from cdpilot.server.tool_filter import tools_list_json
+from cdpilot.server.head_start import browser_ahead, launcher_env
 from cdpilot.server.wire import claimed_stdio
 
 if TYPE_CHECKING:
@@ -55,24 +57,27 @@ class Backend:
     """The registry, the handlers and the browser layer behind tools/call, loaded once.
 
     Why not at start: see the module's docstring; the modules are imported in a thread
-    (`start_loading`) while the handshake is answered, and `warm_up` runs once they are in. A handler table
-    that does not match the catalog stops the server with status 1 before any call is
-    served (mypy and `cdpilot --check-handlers` catch it sooner).
+    (`startup.load_server`) while the handshake is answered, and `warm_up` runs once they are
+    in. A handler table that does not match the catalog stops the server with status 1 before
+    any call is served (mypy and `cdpilot --check-handlers` catch it sooner).
     """
 
-    def __init__(self, mode: Mode, settings: Settings, stop: Callable[[], object]) -> None:
+    def __init__(
+        self, mode: Mode, settings: Settings, stop: Callable[[], object], head_start: HeadStart | None = None
+    ) -> None:
+        """`head_start`: the browser the first call's launch takes, started before the loop ran."""
         self._mode = mode
         self._settings = settings
         self._stop = stop
         self._registry: Registry | None = None
         self._connections: ConnectionManager | None = None
-        self._head_start: HeadStart | None = None
+        self._head_start = head_start
         self._loading: asyncio.Future[None] | None = None
         self.problems: list[str] = []
 
-    def start_loading(self) -> None:
-        """Import the call layer in a thread; build the registry in the loop once it is in."""
-        self._loading = asyncio.ensure_future(asyncio.to_thread(load_call_layer))
+    def start_loading(self, loader: threading.Thread) -> None:
+        """Wait for `loader` to import the call layer; build the registry in the loop once it is in."""
+        self._loading = asyncio.ensure_future(asyncio.to_thread(loader.join))
         self._loading.add_done_callback(lambda _: self.warm_up())
 
     async def loaded(self) -> None:
@@ -81,22 +86,10 @@ class Backend:
             await asyncio.shield(self._loading)  # a cancelled call must not cancel the import
 
     def start_browser_ahead(self, tool: str) -> None:
-        """The first tools/call arrived before the handlers are loaded: if it is a page tool that
-        will launch a browser (none attached, auto-launch on), start that browser now, while the
-        modules load (`launcher.spawn_ahead`). Anything in the way is left for the launch itself
-        to report."""
-        if self._registry is not None:
-            return  # the handlers are in: the call launches its browser itself, at once
-        groups = TOOL_GROUPS[self._mode].get(tool)
-        if not groups or "connection" in groups or self._settings.attach or not self._settings.auto_launch:
-            return
-        if self._settings.launch.url:
-            return  # a first page of its own: the launch checks its URL first
-        from cdpilot.browser.session.launcher import spawn_ahead
-
-        with suppress(Exception):
-            self._head_start = spawn_ahead(self._settings.launch, launcher_env())
-            atexit.register(self._head_start.process.kill_now)
+        """The first tools/call arrived before the handlers are loaded: start the browser it
+        may launch now (`head_start.browser_ahead`)."""
+        if self._registry is None and self._head_start is None:
+            self._head_start = browser_ahead(self._mode, self._settings, tool)
 
     def load(self) -> Registry | None:
         """The registry, loaded now if it is not yet; None if the handler layer is broken."""
@@ -155,13 +148,6 @@ class Backend:
         with anyio.CancelScope(shield=True), anyio.move_on_after(CLEANUP_SECONDS):
             await self._connections.aclose()
         self._connections.kill_all_now()
-
-
-def launcher_env() -> dict[str, str]:
-    """The environment launched browsers get. The config already read CDPILOT_CHROME_ARGS into
-    the launch defaults (flag, variable or file, whichever won): the launcher must not add the
-    variable's words a second time."""
-    return {name: value for name, value in os.environ.items() if name != "CDPILOT_CHROME_ARGS"}
 
 
 def new_connections(
@@ -262,37 +248,46 @@ def import_sdk_side() -> None:
     importlib.import_module(SDK_SIDE)
 
 
-async def serve(mode: Mode, settings: Settings) -> int:
+async def serve(
+    mode: Mode,
+    settings: Settings,
+    answers: EarlyAnswers,
+    first: FirstLines,
+    loader: threading.Thread,
+    head_start: HeadStart | None,
+) -> int:
     """Serve MCP on stdio until stdin closes or SIGTERM/SIGINT/SIGHUP; then close every browser.
 
-    Returns the exit status: 1 when the handler table turned out not to match the catalog."""
+    Goes on from `cdpilot.server.startup`: the first lines it read and answered (`first`,
+    `answers`), the thread importing the call layer (`loader`), and the browser started for
+    the first call (`head_start`). Returns the exit status: 1 when the handler table turned
+    out not to match the catalog."""
     loop = asyncio.get_running_loop()
     main = asyncio.current_task()
     assert main is not None
-    backend = Backend(mode, settings, stop=main.cancel)
-    list_json = tools_list_json(mode, settings.tools)
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         loop.add_signal_handler(sig, main.cancel)
+    backend = Backend(mode, settings, stop=main.cancel, head_start=head_start)
     try:
-        async with claimed_stdio() as wire:
-            backend.start_loading()
-            fast = FastCalls(Tools(backend.call, list_json, mode), wire.writer.write)
+        async with claimed_stdio(first.unread) as wire:
+            backend.start_loading(loader)
+            fast = FastCalls(Tools(backend.call, answers.list_json, mode), wire.writer.write)
             sdk_wanted = asyncio.Event()
             loaded = asyncio.ensure_future(load_sdk(sdk_wanted, backend, fast))
             handshake = Handshake(
-                mode,
-                list_json,
+                answers,
                 wire.writer.write,
                 fast,
                 need_sdk=sdk_wanted.set,
-                on_first_call=backend.start_browser_ahead,
+                # the first request not answered before the loop ran was a call: told already
+                on_first_call=backend.start_browser_ahead if first.first_tool is None else None,
             )
             handover = await handshake.serve(wire.lines, loaded)
             loaded.result()  # raises if the SDK's side failed to import: nothing could serve the session
             from cdpilot.server import sdk_server  # imported by now, in the thread
 
             await backend.loaded()
-            await sdk_server.serve(backend.call, list_json, wire, handover, fast, settings.output_dir)
+            await sdk_server.serve(backend.call, answers.list_json, wire, handover, fast, settings.output_dir)
     except asyncio.CancelledError:
         main.uncancel()  # a signal or a broken handler table: shut down in order, nothing left to cancel cleanup
     finally:

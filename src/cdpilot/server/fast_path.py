@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from cdpilot_generated.manifests import CALLED_AS_IS, LISTED_AS_IS, Mode
 
 from cdpilot.errors import InvalidParamsError
+from cdpilot.server.jsonrpc import is_notification, is_plain_request, only_cursor
 
 if TYPE_CHECKING:
     from cdpilot.server.call_results import CallResult
@@ -48,28 +49,6 @@ class Tools:
     call: CallTool
     list_json: str
     mode: Mode
-
-
-def is_plain_request(message: Mapping[str, Any]) -> bool:
-    """A JSON-RPC request and nothing else (no result or error beside its method), with its
-    params an object if any: what the SDK's models take as a request as it is."""
-    return (
-        message.get("jsonrpc") == "2.0"
-        and isinstance(message.get("method"), str)
-        and "id" in message
-        and "result" not in message
-        and "error" not in message
-        and isinstance(message.get("params", {}), dict | None)
-    )
-
-
-def only_cursor(params: Mapping[str, Any] | None) -> bool:
-    """tools/list params that ask for nothing but a page (a ``_meta`` is the SDK's to read)."""
-    return not params or (set(params) == {"cursor"} and isinstance(params["cursor"], str | None))
-
-
-def _is_notification(message: Mapping[str, Any], method: str) -> bool:
-    return message.get("jsonrpc") == "2.0" and message.get("method") == method and "id" not in message
 
 
 class FastCalls:
@@ -97,9 +76,9 @@ class FastCalls:
                 if method == "tools/list" and only_cursor(message.get("params")) and self._listed_as_is():
                     self._track(request_id, self._list(request_id))
                     return True
-        elif _is_notification(message, "notifications/initialized"):
+        elif is_notification(message, "notifications/initialized"):
             self._initialized = True  # the SDK needs it as well
-        elif _is_notification(message, "notifications/cancelled"):
+        elif is_notification(message, "notifications/cancelled"):
             params = message.get("params")
             return self._cancel(params.get("requestId") if isinstance(params, dict) else None)
         return False

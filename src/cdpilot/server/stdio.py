@@ -36,8 +36,10 @@ from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
 from cdpilot.server.fast_path import FastCalls
-from cdpilot.server.handshake import Answered, HandOver
-from cdpilot.server.wire import INVALID_REQUEST, Lines, Wire, Writer, error_line, parse_payload
+from cdpilot.server.first_lines import Answered
+from cdpilot.server.handshake import HandOver
+from cdpilot.server.jsonrpc import INVALID_REQUEST, error_line, parse_payload
+from cdpilot.server.wire import Lines, Wire, Writer
 
 logger = logging.getLogger(__name__)
 

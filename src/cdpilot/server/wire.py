@@ -1,14 +1,9 @@
-"""The stdio wire: claimed descriptors, complete lines in, serialised writes out, and the
-JSON-RPC errors a line earns before anyone looks at what it asks. Standard library only:
-the server reads and answers its first lines before it has imported its MCP SDK.
+"""The stdio wire: claimed descriptors, complete lines in, serialised writes out. A line that
+is not a JSON-RPC object gets its error from `cdpilot.server.jsonrpc`, and a line longer
+than `MAX_LINE_BYTES` gets ``-32600``, the rest of it skipped.
 
-- a line that is not JSON → ``-32700`` Parse error, ``id: null``; so is a line that is not
-  UTF-8 (``json.loads`` would guess UTF-16/32 from the bytes), one with ``NaN`` or
-  ``Infinity`` (Python extensions, not JSON), and one nested too deeply to parse;
-- JSON that is not a JSON-RPC object (a batch, a number) or whose id is neither a string nor
-  an integer → ``-32600`` Invalid Request (the SDK would read the latter as a notification
-  and never answer);
-- a line longer than `MAX_LINE_BYTES` → ``-32600``, and the rest of the line is skipped.
+The wire starts with the bytes the server read before its event loop ran
+(`cdpilot.server.first_lines`) and did not take: nothing is lost or reordered.
 
 Stdout protection: the wire is a private duplicate of fd 1, and fd 1 itself is pointed
 at stderr while we serve, so a stray ``print`` or a child process cannot corrupt the
@@ -18,55 +13,16 @@ stream. Stdin is likewise read from a duplicate and fd 0 points at /dev/null.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import stat
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+
+from cdpilot.server.jsonrpc import INVALID_REQUEST, error_line
 
 MAX_LINE_BYTES = 32 * 1024 * 1024
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-
-
-def is_request_id(value: Any) -> bool:
-    return isinstance(value, int | str) and not isinstance(value, bool)
-
-
-def error_line(request_id: Any, code: int, message: str) -> bytes:
-    """A JSON-RPC error reply, ``id: null`` when `request_id` is not one."""
-    if not is_request_id(request_id):
-        request_id = None
-    envelope = {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
-    return json.dumps(envelope, separators=(",", ":")).encode() + b"\n"
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def parse_payload(line: bytes) -> dict[str, Any] | bytes | None:
-    """The JSON object a line holds, or the bytes of the error reply to send instead (None: blank line).
-
-    Whether the object is a well-formed JSON-RPC message is for the reader to decide: the
-    SDK's models once it is loaded, the handshake's own checks before."""
-    if not line.strip():
-        return None
-    try:
-        payload = json.loads(line.decode("utf-8-sig"), parse_constant=_refuse_constant)
-    except RecursionError:
-        return error_line(None, PARSE_ERROR, "Parse error: nested too deeply")
-    except ValueError as exc:  # not JSON, not UTF-8, or NaN/Infinity
-        return error_line(None, PARSE_ERROR, f"Parse error: {exc}")
-    if not isinstance(payload, dict):
-        kind = "a batch" if isinstance(payload, list) else type(payload).__name__
-        return error_line(None, INVALID_REQUEST, f"Invalid Request: expected a JSON-RPC object, got {kind}")
-    if "id" in payload and not is_request_id(payload["id"]):
-        return error_line(None, INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
-    return payload
 
 
 class _Descriptors:
@@ -135,10 +91,13 @@ class Lines:
     A pipe or tty is watched by the loop; anything else (a file, /dev/null) is pumped by a thread.
     """
 
-    def __init__(self, fd: int, writer: Writer) -> None:
+    def __init__(self, fd: int, writer: Writer, first_bytes: bytes = b"") -> None:
+        """`first_bytes`: read from `fd` already, and to come first."""
         self._fd = fd
         self._writer = writer
         self._buffer = asyncio.StreamReader(limit=MAX_LINE_BYTES)
+        if first_bytes:
+            self._buffer.feed_data(first_bytes)
         self._transport: asyncio.ReadTransport | None = None
         self._pump: asyncio.Task[None] | None = None
 
@@ -199,11 +158,12 @@ class Wire:
 
 
 @asynccontextmanager
-async def claimed_stdio() -> AsyncIterator[Wire]:
-    """Claim stdin/stdout for JSON-RPC until the block ends, then give them back."""
+async def claimed_stdio(first_bytes: bytes = b"") -> AsyncIterator[Wire]:
+    """Claim stdin/stdout for JSON-RPC until the block ends, then give them back; the lines
+    start with `first_bytes`, read from stdin before."""
     descriptors = _Descriptors()
     writer = Writer(descriptors.write_fd)
-    lines = Lines(descriptors.read_fd, writer)
+    lines = Lines(descriptors.read_fd, writer, first_bytes)
     try:
         await writer.open()
         await lines.open()
