@@ -5,6 +5,7 @@ that state each case plainly."""
 from __future__ import annotations
 
 from cdpilot.browser.sourcemaps import GeneratedPosition, function_name, parse_source_map, split_lines
+from cdpilot.browser.sourcemaps.source_map import IDENTIFIER
 from tests.sourcemaps.bundles import load_bundle
 from tests.sourcemaps.map_builder import map_json
 
@@ -57,3 +58,11 @@ def test_a_name_not_found_before_the_parameters_falls_back_to_the_segment_at_the
     assert function_name(covering, ["y(a){}"], "z", GeneratedPosition(0, 1)) == "render"  # at its `(`
     assert function_name(covering, ["y=>a"], "z", GeneratedPosition(0, 1)) is None  # not a `(`: not read
     assert function_name(covering, ["y(a){}"], "y", GeneratedPosition(3, 1)) is None  # past the script's end
+
+
+def test_identifiers_are_read_past_ascii_as_javascript_spells_them() -> None:
+    """Letters, _ and $ start a name, digits continue it, and any character past ASCII does
+    either (the loose rule is enough to find a name in generated code)."""
+    assert IDENTIFIER.findall("obj.méthode") == ["obj", "méthode"]
+    assert IDENTIFIER.findall("$_a1 = 1x + ÿ\u0663 + 😀z") == ["$_a1", "x", "ÿ\u0663", "😀z"]
+    assert IDENTIFIER.findall("get size() {}\x7f") == ["get", "size"]

@@ -43,7 +43,10 @@ from cdpilot.browser.sourcemaps.sourcemap_facts import (
 )
 from cdpilot.browser.sourcemaps.vlq_mappings import KEY_STRIDE, UNMAPPED, MappingColumns, Section
 
-IDENTIFIER = re.compile(r"[A-Za-z_$\u0080-\U0010ffff][\w$\u0080-\U0010ffff]*")
+# A JavaScript identifier, as loosely as source maps need: ASCII letters, _ and $, or any
+# character past ASCII ([^\x00-\x7f]: the same as a \u0080-\U0010ffff range, which the
+# regex compiler takes ~10 ms to build, at every server start).
+IDENTIFIER = re.compile(r"(?:[A-Za-z_$]|[^\x00-\x7f])(?:[\w$]|[^\x00-\x7f])*")
 # What may stand between a function's name and its parameters: nothing (a declaration, a
 # method), or an assignment or property of a function expression or an arrow.
 BOUND_TO_FUNCTION = r"\s*(?:[=:]\s*(?:async\b\s*)?(?:function\b\s*)?\*?\s*)?"
