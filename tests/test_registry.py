@@ -145,6 +145,7 @@ async def test_smart_default_action() -> None:
 def test_the_generated_rule_routes_of_the_debugger_tools() -> None:
     assert DISPATCH["smart"]["evaluate"] == RuleRoute(
         "evaluate",
+        "evaluate",
         None,
         (Rule(TOOLS["debugger_evaluate_on_call_frame"], "call_frame_id", None), Rule(TOOLS["evaluate_js"], None, None)),
         ("call_frame_id", "expression", "timeout_ms", "save_to", "connection_id"),
@@ -152,7 +153,8 @@ def test_the_generated_rule_routes_of_the_debugger_tools() -> None:
     )
     assert DISPATCH["smart"]["enable_debug_tools"] == RuleRoute(
         "enable_debug_tools",
-        EnableDebugToolsRouting,
+        "debugger",
+        "EnableDebugToolsRouting",
         (
             Rule(TOOLS["debugger_disable"], None, ("enabled", False)),
             Rule(TOOLS["debugger_skip_all_pauses"], "skip_all_pauses", None),
@@ -161,6 +163,15 @@ def test_the_generated_rule_routes_of_the_debugger_tools() -> None:
         ("enabled", "connection_id", "skip_all_pauses"),
         {},
     )
+    route = DISPATCH["smart"]["enable_debug_tools"]
+    assert isinstance(route, RuleRoute) and route.own is EnableDebugToolsRouting
+
+
+def test_each_route_names_its_models_parameters() -> None:
+    """A route lists its model's parameters without importing it; the list must be the model's."""
+    assert {name: route.parameters for name, route in TOOLS.items()} == {
+        name: frozenset(route.model.model_fields) for name, route in TOOLS.items()
+    }
 
 
 @pytest.mark.parametrize(

@@ -119,6 +119,15 @@ def test_the_call_layer_imports_no_sdk() -> None:
     assert imported_by(call_layer + "cdpilot.browser.session.manager", ("mcp",)) == "[]"
 
 
+def test_a_call_imports_the_argument_models_of_its_own_tool_group_only() -> None:
+    """The models of all the groups cost more to import than a page takes to load: loading the
+    call layer imports none, and validating a navigate imports the navigation group's alone."""
+    call_layer = "cdpilot.server.registry, cdpilot.handlers, cdpilot.browser.session.manager"
+    assert imported_by(call_layer, ("cdpilot_generated.models.",)) == "[]"
+    validate = "cdpilot_generated.catalog as c; c.TOOLS['navigate'].model.model_validate({'url': 'x'})"
+    assert imported_by(validate, ("cdpilot_generated.models.",)) == "['cdpilot_generated.models.navigation']"
+
+
 def test_the_first_lines_are_read_before_asyncio_is_imported() -> None:
     """What lets a client's first call arrive sooner: the CLI and the stdio start-up answer the
     initialize before the event loop's modules load (50 ms, measured), in a thread beside them."""

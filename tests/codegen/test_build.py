@@ -115,14 +115,18 @@ def test_each_group_is_a_module_and_the_package_exports_every_model(two_groups: 
     assert classes(dom) == ["DomCountArgs", "DomProbeArgs", "DomResetArgs", "ProbeRouting"]
     assert classes(page) == ["PageProbeArgs"]
     package = ast.parse(files[f"{PACKAGE}/__init__.py"])
-    imported = {
-        (node.module, alias.name) for node in package.body if isinstance(node, ast.ImportFrom) for alias in node.names
+    imports = [node for node in ast.walk(package) if isinstance(node, ast.ImportFrom)]
+    imported = {(node.module, alias.name) for node in imports for alias in node.names}
+    assert imported - {("__future__", "annotations"), ("typing", "TYPE_CHECKING")} == {
+        ("cdpilot_generated.models.dom", name) for name in classes(dom)
+    } | {("cdpilot_generated.models.page", "PageProbeArgs")}
+    values = {
+        ast.unparse(node.target if isinstance(node, ast.AnnAssign) else node.targets[0]): ast.literal_eval(node.value)
+        for node in package.body
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None
     }
-    assert imported == {("cdpilot_generated.models.dom", name) for name in classes(dom)} | {
-        ("cdpilot_generated.models.page", "PageProbeArgs")
-    }
-    [exports] = [node.value for node in package.body if isinstance(node, ast.Assign)]
-    assert ast.literal_eval(exports) == sorted(name for _, name in imported)
+    assert values["GROUP_OF"] == {name: "dom" for name in classes(dom)} | {"PageProbeArgs": "page"}
+    assert values["__all__"] == sorted(values["GROUP_OF"])
 
 
 def test_workers_write_the_modules_one_process_writes(two_groups: SchemaTree) -> None:

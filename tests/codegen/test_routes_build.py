@@ -66,7 +66,8 @@ def test_the_generated_rule_route_spellings_and_routing_model(routed: SchemaTree
     assert (
         "        'probe': RuleRoute(\n"
         "            'probe',\n"
-        "            models.ProbeRouting,\n"
+        "            'dom',\n"
+        "            'ProbeRouting',\n"
         "            (\n"
         "                Rule(TOOLS['dom_reset'], None, ('keep', False)),\n"
         "                Rule(TOOLS['dom_count'], 'include_hidden', None),\n"
@@ -104,7 +105,7 @@ def test_a_routes_tool_without_own_properties_has_no_routing_model(routed: Schem
         (routed.root / f"tools/dom/{name}.json").unlink()
     files = build(routed.root).files
     assert (
-        "        'probe': RuleRoute(\n            'probe',\n            None,\n"
+        "        'probe': RuleRoute(\n            'probe',\n            'dom',\n            None,\n"
         in files["cdpilot_generated/catalog.py"]
     )
     assert "Routing" not in files["cdpilot_generated/models/dom.py"]

@@ -174,6 +174,7 @@ HANDSHAKE = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": 
 GUIDE = REPO / "CONTRIBUTING.md"
 HANDLER_TABLE = "src/cdpilot/handlers/__init__.py"
 _IMPORT = re.compile(r"^(from \S+ )?import ")
+_TYPING_BLOCK = "if TYPE_CHECKING:"
 
 
 def worked_example() -> list[tuple[str, str]]:
@@ -213,8 +214,9 @@ def run_shell_block(repo: Path, block: str) -> None:
 
 
 def add_python_block(repo: Path, block: str) -> Path:
-    """A block goes in the file its first line names: imports with the module's imports, the rest
-    at the end. A block that names no file is the handler's entry in HANDLERS."""
+    """A block goes in the file its first line names: imports with the module's imports (those
+    under ``if TYPE_CHECKING:`` with the module's own), the rest at the end. A block that names
+    no file is the handler's entry in HANDLERS."""
     first, _, rest = block.partition("\n")
     if not first.startswith("# "):
         table = repo / HANDLER_TABLE
@@ -223,13 +225,19 @@ def add_python_block(repo: Path, block: str) -> Path:
         table.write_text(source.replace("\n}\n", "\n" + block + "}\n"))
         return table
     path = repo / first[2:].split(":")[0]
-    lines = rest.splitlines()
+    lines = [line for line in rest.splitlines() if not line.startswith(_TYPING_BLOCK)]
     imports = [line for line in lines if _IMPORT.match(line)]
-    body = "\n".join(line for line in lines if not _IMPORT.match(line)).strip("\n")
+    typing_imports = [line for line in lines if _IMPORT.match(line.removeprefix("    ")) and line not in imports]
+    body = "\n".join(line for line in lines if not _IMPORT.match(line.removeprefix("    "))).strip("\n")
     source = path.read_text()
     head = "from __future__ import annotations\n"
     assert head in source, path
     source = source.replace(head, head + "".join(f"{line}\n" for line in imports), 1)
+    if typing_imports:  # with the module's own imports for annotations only
+        assert f"\n{_TYPING_BLOCK}\n" in source, path
+        added = "".join(f"{line}\n" for line in typing_imports)
+        source = source.replace(f"\n{_TYPING_BLOCK}\n", f"\n{_TYPING_BLOCK}\n{added}", 1)
+        imports += typing_imports
     path.write_text(source.rstrip("\n") + "\n\n\n" + body + "\n")
     if imports:  # as the guide says: ruff merges them into the module's own import lines
         ruff = command(repo, [str(VENV / "bin" / "ruff"), "check", "--fix", "--no-cache", str(path)], 60)

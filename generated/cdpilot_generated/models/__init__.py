@@ -2,109 +2,195 @@
 """The argument model of every tool, and of each smart tool's router-own arguments.
 
 One module per tool group, each written by one datamodel-code-generator call over that
-group's schemas (``codegen/models.py`` says why); import the models from here.
+group's schemas (``codegen/models.py`` says why); import the models from here. A group's
+module is imported when one of its names is first read (`__getattr__`), so that a server's
+first call imports its own group's models only: all of them cost more than a page's load.
 """
 
-from cdpilot_generated.models.connection import (
-    ChromeConnectArgs,
-    ChromeDisconnectArgs,
-    ChromeLaunchArgs,
-    ChromeListConnectionsArgs,
-    ChromeSwitchConnectionArgs,
-    NodeRunArgs,
-)
-from cdpilot_generated.models.debugger import (
-    DebuggerDisableArgs,
-    DebuggerEnableArgs,
-    DebuggerEvaluateOnCallFrameArgs,
-    DebuggerGetCallStackArgs,
-    DebuggerListBreakpointsArgs,
-    DebuggerListScriptsArgs,
-    DebuggerPauseArgs,
-    DebuggerReadSourceArgs,
-    DebuggerRemoveBreakpointArgs,
-    DebuggerResumeArgs,
-    DebuggerSampleCpuArgs,
-    DebuggerSearchSourcesArgs,
-    DebuggerSetBreakpointArgs,
-    DebuggerSetDomBreakpointArgs,
-    DebuggerSetEventBreakpointArgs,
-    DebuggerSetFunctionBreakpointArgs,
-    DebuggerSetPauseOnExceptionsArgs,
-    DebuggerSetXhrBreakpointArgs,
-    DebuggerSkipAllPausesArgs,
-    DebuggerStepIntoArgs,
-    DebuggerStepOutArgs,
-    DebuggerStepOverArgs,
-    DebuggerWaitForPauseArgs,
-    EnableDebugToolsRouting,
-)
-from cdpilot_generated.models.dom import (
-    InspectElementArgs,
-    PageOutlineArgs,
-    QueryElementsArgs,
-    WaitForArgs,
-)
-from cdpilot_generated.models.emulation import (
-    EmulateArgs,
-)
-from cdpilot_generated.models.evaluate import (
-    EvaluateJsArgs,
-)
-from cdpilot_generated.models.input import (
-    ClickElementArgs,
-    DragElementArgs,
-    FillElementArgs,
-    FillFormArgs,
-    HandleDialogArgs,
-    HoverElementArgs,
-    PressKeyArgs,
-    ScrollArgs,
-    SelectOptionArgs,
-    UploadFileArgs,
-)
-from cdpilot_generated.models.navigation import (
-    GoBackArgs,
-    GoForwardArgs,
-    NavigateArgs,
-    ReloadArgs,
-)
-from cdpilot_generated.models.observe import (
-    GetConsoleLogsArgs,
-    GetNetworkRequestArgs,
-    ListNetworkRequestsArgs,
-)
-from cdpilot_generated.models.page import (
-    BrowserEmulateMediaArgs,
-    BrowserScreenshotArgs,
-    BrowserSetViewportArgs,
-    SavePdfArgs,
-)
-from cdpilot_generated.models.performance import (
-    PerformanceMetricsArgs,
-    RecordTraceArgs,
-)
-from cdpilot_generated.models.routes import (
-    ListRoutesArgs,
-    RemoveRouteArgs,
-    RouteRequestsArgs,
-)
-from cdpilot_generated.models.storage import (
-    ClearStorageArgs,
-    DeleteCookiesArgs,
-    GetCookiesArgs,
-    GetStorageArgs,
-    LoadStorageStateArgs,
-    SaveStorageStateArgs,
-    SetCookieArgs,
-    SetStorageArgs,
-)
-from cdpilot_generated.models.targets import (
-    CloseTargetArgs,
-    ListTargetsArgs,
-    NewTargetArgs,
-    SwitchTargetArgs,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models.connection import (
+        ChromeConnectArgs,
+        ChromeDisconnectArgs,
+        ChromeLaunchArgs,
+        ChromeListConnectionsArgs,
+        ChromeSwitchConnectionArgs,
+        NodeRunArgs,
+    )
+    from cdpilot_generated.models.debugger import (
+        DebuggerDisableArgs,
+        DebuggerEnableArgs,
+        DebuggerEvaluateOnCallFrameArgs,
+        DebuggerGetCallStackArgs,
+        DebuggerListBreakpointsArgs,
+        DebuggerListScriptsArgs,
+        DebuggerPauseArgs,
+        DebuggerReadSourceArgs,
+        DebuggerRemoveBreakpointArgs,
+        DebuggerResumeArgs,
+        DebuggerSampleCpuArgs,
+        DebuggerSearchSourcesArgs,
+        DebuggerSetBreakpointArgs,
+        DebuggerSetDomBreakpointArgs,
+        DebuggerSetEventBreakpointArgs,
+        DebuggerSetFunctionBreakpointArgs,
+        DebuggerSetPauseOnExceptionsArgs,
+        DebuggerSetXhrBreakpointArgs,
+        DebuggerSkipAllPausesArgs,
+        DebuggerStepIntoArgs,
+        DebuggerStepOutArgs,
+        DebuggerStepOverArgs,
+        DebuggerWaitForPauseArgs,
+        EnableDebugToolsRouting,
+    )
+    from cdpilot_generated.models.dom import (
+        InspectElementArgs,
+        PageOutlineArgs,
+        QueryElementsArgs,
+        WaitForArgs,
+    )
+    from cdpilot_generated.models.emulation import (
+        EmulateArgs,
+    )
+    from cdpilot_generated.models.evaluate import (
+        EvaluateJsArgs,
+    )
+    from cdpilot_generated.models.input import (
+        ClickElementArgs,
+        DragElementArgs,
+        FillElementArgs,
+        FillFormArgs,
+        HandleDialogArgs,
+        HoverElementArgs,
+        PressKeyArgs,
+        ScrollArgs,
+        SelectOptionArgs,
+        UploadFileArgs,
+    )
+    from cdpilot_generated.models.navigation import (
+        GoBackArgs,
+        GoForwardArgs,
+        NavigateArgs,
+        ReloadArgs,
+    )
+    from cdpilot_generated.models.observe import (
+        GetConsoleLogsArgs,
+        GetNetworkRequestArgs,
+        ListNetworkRequestsArgs,
+    )
+    from cdpilot_generated.models.page import (
+        BrowserEmulateMediaArgs,
+        BrowserScreenshotArgs,
+        BrowserSetViewportArgs,
+        SavePdfArgs,
+    )
+    from cdpilot_generated.models.performance import (
+        PerformanceMetricsArgs,
+        RecordTraceArgs,
+    )
+    from cdpilot_generated.models.routes import (
+        ListRoutesArgs,
+        RemoveRouteArgs,
+        RouteRequestsArgs,
+    )
+    from cdpilot_generated.models.storage import (
+        ClearStorageArgs,
+        DeleteCookiesArgs,
+        GetCookiesArgs,
+        GetStorageArgs,
+        LoadStorageStateArgs,
+        SaveStorageStateArgs,
+        SetCookieArgs,
+        SetStorageArgs,
+    )
+    from cdpilot_generated.models.targets import (
+        CloseTargetArgs,
+        ListTargetsArgs,
+        NewTargetArgs,
+        SwitchTargetArgs,
+    )
+
+# The group module of each model.
+GROUP_OF: dict[str, str] = {
+    'ChromeConnectArgs': 'connection',
+    'ChromeDisconnectArgs': 'connection',
+    'ChromeLaunchArgs': 'connection',
+    'ChromeListConnectionsArgs': 'connection',
+    'ChromeSwitchConnectionArgs': 'connection',
+    'NodeRunArgs': 'connection',
+    'DebuggerDisableArgs': 'debugger',
+    'DebuggerEnableArgs': 'debugger',
+    'DebuggerEvaluateOnCallFrameArgs': 'debugger',
+    'DebuggerGetCallStackArgs': 'debugger',
+    'DebuggerListBreakpointsArgs': 'debugger',
+    'DebuggerListScriptsArgs': 'debugger',
+    'DebuggerPauseArgs': 'debugger',
+    'DebuggerReadSourceArgs': 'debugger',
+    'DebuggerRemoveBreakpointArgs': 'debugger',
+    'DebuggerResumeArgs': 'debugger',
+    'DebuggerSampleCpuArgs': 'debugger',
+    'DebuggerSearchSourcesArgs': 'debugger',
+    'DebuggerSetBreakpointArgs': 'debugger',
+    'DebuggerSetDomBreakpointArgs': 'debugger',
+    'DebuggerSetEventBreakpointArgs': 'debugger',
+    'DebuggerSetFunctionBreakpointArgs': 'debugger',
+    'DebuggerSetPauseOnExceptionsArgs': 'debugger',
+    'DebuggerSetXhrBreakpointArgs': 'debugger',
+    'DebuggerSkipAllPausesArgs': 'debugger',
+    'DebuggerStepIntoArgs': 'debugger',
+    'DebuggerStepOutArgs': 'debugger',
+    'DebuggerStepOverArgs': 'debugger',
+    'DebuggerWaitForPauseArgs': 'debugger',
+    'EnableDebugToolsRouting': 'debugger',
+    'InspectElementArgs': 'dom',
+    'PageOutlineArgs': 'dom',
+    'QueryElementsArgs': 'dom',
+    'WaitForArgs': 'dom',
+    'EmulateArgs': 'emulation',
+    'EvaluateJsArgs': 'evaluate',
+    'ClickElementArgs': 'input',
+    'DragElementArgs': 'input',
+    'FillElementArgs': 'input',
+    'FillFormArgs': 'input',
+    'HandleDialogArgs': 'input',
+    'HoverElementArgs': 'input',
+    'PressKeyArgs': 'input',
+    'ScrollArgs': 'input',
+    'SelectOptionArgs': 'input',
+    'UploadFileArgs': 'input',
+    'GoBackArgs': 'navigation',
+    'GoForwardArgs': 'navigation',
+    'NavigateArgs': 'navigation',
+    'ReloadArgs': 'navigation',
+    'GetConsoleLogsArgs': 'observe',
+    'GetNetworkRequestArgs': 'observe',
+    'ListNetworkRequestsArgs': 'observe',
+    'BrowserEmulateMediaArgs': 'page',
+    'BrowserScreenshotArgs': 'page',
+    'BrowserSetViewportArgs': 'page',
+    'SavePdfArgs': 'page',
+    'PerformanceMetricsArgs': 'performance',
+    'RecordTraceArgs': 'performance',
+    'ListRoutesArgs': 'routes',
+    'RemoveRouteArgs': 'routes',
+    'RouteRequestsArgs': 'routes',
+    'ClearStorageArgs': 'storage',
+    'DeleteCookiesArgs': 'storage',
+    'GetCookiesArgs': 'storage',
+    'GetStorageArgs': 'storage',
+    'LoadStorageStateArgs': 'storage',
+    'SaveStorageStateArgs': 'storage',
+    'SetCookieArgs': 'storage',
+    'SetStorageArgs': 'storage',
+    'CloseTargetArgs': 'targets',
+    'ListTargetsArgs': 'targets',
+    'NewTargetArgs': 'targets',
+    'SwitchTargetArgs': 'targets',
+}
 
 __all__ = [
     'BrowserEmulateMediaArgs',
@@ -182,3 +268,11 @@ __all__ = [
     'UploadFileArgs',
     'WaitForArgs',
 ]
+
+
+def __getattr__(name: str) -> object:
+    """A model read from the package: imported from its group's module."""
+    group = GROUP_OF.get(name)
+    if group is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{group}"), name)

@@ -3,15 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-
-from cdpilot_generated.models import (
-    ChromeConnectArgs,
-    ChromeDisconnectArgs,
-    ChromeLaunchArgs,
-    ChromeListConnectionsArgs,
-    ChromeSwitchConnectionArgs,
-    NodeRunArgs,
-)
+from typing import TYPE_CHECKING
 
 from cdpilot import progress
 from cdpilot.answers.connection_answers import (
@@ -28,6 +20,16 @@ from cdpilot.browser.session.connection_facts import NodeProgramOptions
 from cdpilot.browser.session.manager import ConnectOptions
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import ArgumentError, FieldProblem
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models import (
+        ChromeConnectArgs,
+        ChromeDisconnectArgs,
+        ChromeLaunchArgs,
+        ChromeListConnectionsArgs,
+        ChromeSwitchConnectionArgs,
+        NodeRunArgs,
+    )
 
 
 async def chrome_launch(args: ChromeLaunchArgs, ctx: ToolContext) -> ToolResult:

@@ -11,33 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
-
-from cdpilot_generated.models import (
-    DebuggerDisableArgs,
-    DebuggerEnableArgs,
-    DebuggerEvaluateOnCallFrameArgs,
-    DebuggerGetCallStackArgs,
-    DebuggerListBreakpointsArgs,
-    DebuggerListScriptsArgs,
-    DebuggerPauseArgs,
-    DebuggerReadSourceArgs,
-    DebuggerRemoveBreakpointArgs,
-    DebuggerResumeArgs,
-    DebuggerSampleCpuArgs,
-    DebuggerSearchSourcesArgs,
-    DebuggerSetBreakpointArgs,
-    DebuggerSetDomBreakpointArgs,
-    DebuggerSetEventBreakpointArgs,
-    DebuggerSetFunctionBreakpointArgs,
-    DebuggerSetPauseOnExceptionsArgs,
-    DebuggerSetXhrBreakpointArgs,
-    DebuggerSkipAllPausesArgs,
-    DebuggerStepIntoArgs,
-    DebuggerStepOutArgs,
-    DebuggerStepOverArgs,
-    DebuggerWaitForPauseArgs,
-)
+from typing import TYPE_CHECKING, TypeVar
 
 from cdpilot.answers.call_stack_answers import call_stack_lines
 from cdpilot.answers.debugger_setup_answers import (
@@ -75,6 +49,33 @@ from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import BrowserConnectionError
 from cdpilot.handlers.common import browser, target, wants_context
 from cdpilot.handlers.evaluate import read_limits, value_result
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models import (
+        DebuggerDisableArgs,
+        DebuggerEnableArgs,
+        DebuggerEvaluateOnCallFrameArgs,
+        DebuggerGetCallStackArgs,
+        DebuggerListBreakpointsArgs,
+        DebuggerListScriptsArgs,
+        DebuggerPauseArgs,
+        DebuggerReadSourceArgs,
+        DebuggerRemoveBreakpointArgs,
+        DebuggerResumeArgs,
+        DebuggerSampleCpuArgs,
+        DebuggerSearchSourcesArgs,
+        DebuggerSetBreakpointArgs,
+        DebuggerSetDomBreakpointArgs,
+        DebuggerSetEventBreakpointArgs,
+        DebuggerSetFunctionBreakpointArgs,
+        DebuggerSetPauseOnExceptionsArgs,
+        DebuggerSetXhrBreakpointArgs,
+        DebuggerSkipAllPausesArgs,
+        DebuggerStepIntoArgs,
+        DebuggerStepOutArgs,
+        DebuggerStepOverArgs,
+        DebuggerWaitForPauseArgs,
+    )
 
 T = TypeVar("T")
 

@@ -6,7 +6,7 @@ The page-side work is in `cdpilot.browser.dom.query`; the answers in `cdpilot.an
 
 from __future__ import annotations
 
-from cdpilot_generated.models import InspectElementArgs, PageOutlineArgs, QueryElementsArgs, WaitForArgs
+from typing import TYPE_CHECKING
 
 from cdpilot.answers.element_answers import inspect_answer, query_answer, wait_answer
 from cdpilot.answers.outline_answers import outline_answer
@@ -14,6 +14,9 @@ from cdpilot.browser.dom import query
 from cdpilot.browser.outline import ax_outline
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import browser
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models import InspectElementArgs, PageOutlineArgs, QueryElementsArgs, WaitForArgs
 
 
 async def query_elements(args: QueryElementsArgs, ctx: ToolContext) -> ToolResult:

@@ -6,13 +6,16 @@ place off the globe, clear beside a setting), so a wrong call starts nothing.
 
 from __future__ import annotations
 
-from cdpilot_generated.models import EmulateArgs
+from typing import TYPE_CHECKING
 
 from cdpilot.answers.emulation_answers import emulation_answer
 from cdpilot.browser.emulation import page_emulation
 from cdpilot.browser.emulation.emulation_presets import check_clear_alone, emulation_change
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import browser
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models import EmulateArgs
 
 
 async def emulate(args: EmulateArgs, ctx: ToolContext) -> ToolResult:

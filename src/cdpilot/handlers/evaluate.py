@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-
-from cdpilot_generated.models import EvaluateJsArgs
+from typing import TYPE_CHECKING
 
 from cdpilot.answers.page_answers import paused_evaluation_answer
 from cdpilot.answers.pause_answers import pause_bundle_lines
@@ -20,6 +19,9 @@ from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import ExecutionPausedError
 from cdpilot.handlers.common import target, wants_context
 from cdpilot.output_files import check_output_path, write_output
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models import EvaluateJsArgs
 
 NOTES_ROOM = 300  # of the answer limit, kept for what the registry puts above an answer (a launch note)
 STOPPED_ROOM = 250  # of the answer limit, kept for saying that the page's own script was stopped

@@ -8,19 +8,7 @@ event handlers run into a breakpoint answers with the pause bundle instead.
 from __future__ import annotations
 
 import asyncio
-
-from cdpilot_generated.models import (
-    ClickElementArgs,
-    DragElementArgs,
-    FillElementArgs,
-    FillFormArgs,
-    HandleDialogArgs,
-    HoverElementArgs,
-    PressKeyArgs,
-    ScrollArgs,
-    SelectOptionArgs,
-    UploadFileArgs,
-)
+from typing import TYPE_CHECKING
 
 from cdpilot.answers import action_answers as answers
 from cdpilot.answers.drag_answers import dragged_text
@@ -40,6 +28,20 @@ from cdpilot.errors import BrowserConnectionError, StateError
 from cdpilot.handlers.common import browser, downloaded_files, wants_context
 from cdpilot.text import clip, one_line, plural
 from cdpilot.upload_files import resolve_upload_files, upload_root
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models import (
+        ClickElementArgs,
+        DragElementArgs,
+        FillElementArgs,
+        FillFormArgs,
+        HandleDialogArgs,
+        HoverElementArgs,
+        PressKeyArgs,
+        ScrollArgs,
+        SelectOptionArgs,
+        UploadFileArgs,
+    )
 
 # An error answer is not cut by the registry as a success is: a form's is cut here, leaving room for the notes
 # the registry puts above it (a browser launched on the way).

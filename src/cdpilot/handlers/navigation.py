@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cdpilot_generated.models import GoBackArgs, GoForwardArgs, NavigateArgs, ReloadArgs
+from typing import TYPE_CHECKING
 
 from cdpilot.answers.page_answers import navigation_answer, paused_navigation_answer
 from cdpilot.answers.pause_answers import pause_bundle_lines
@@ -13,6 +13,9 @@ from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import browser, downloaded_files
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models import GoBackArgs, GoForwardArgs, NavigateArgs, ReloadArgs
 
 
 async def _answer(conn: BrowserConnection, result: NavigationResult) -> ToolResult:

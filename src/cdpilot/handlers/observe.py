@@ -10,8 +10,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 from pathlib import Path
-
-from cdpilot_generated.models import GetConsoleLogsArgs, GetNetworkRequestArgs, ListNetworkRequestsArgs
+from typing import TYPE_CHECKING
 
 from cdpilot.answers.console_answers import console_answer
 from cdpilot.answers.network_answers import missing_body_reason, request_detail_answer, request_list_answer
@@ -20,6 +19,9 @@ from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import StateError
 from cdpilot.handlers.common import browser, target
 from cdpilot.output_files import check_output_path, write_output
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models import GetConsoleLogsArgs, GetNetworkRequestArgs, ListNetworkRequestsArgs
 
 SETTLE_S = 2.0  # how long `get` waits for real headers, or for a body, still on their way
 

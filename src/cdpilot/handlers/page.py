@@ -12,8 +12,7 @@ import asyncio
 import base64
 import math
 from pathlib import PurePosixPath
-
-from cdpilot_generated.models import BrowserEmulateMediaArgs, BrowserScreenshotArgs, BrowserSetViewportArgs, SavePdfArgs
+from typing import TYPE_CHECKING
 
 from cdpilot.answers.page_answers import (
     media_answer,
@@ -27,6 +26,14 @@ from cdpilot.browser.page.page_facts import ImageFormat, ImageLimits
 from cdpilot.context import Image, Settings, ToolContext, ToolResult
 from cdpilot.handlers.common import browser
 from cdpilot.output_files import check_output_path, write_output
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models import (
+        BrowserEmulateMediaArgs,
+        BrowserScreenshotArgs,
+        BrowserSetViewportArgs,
+        SavePdfArgs,
+    )
 
 FORMAT_OF_SUFFIX: dict[str, ImageFormat] = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
 

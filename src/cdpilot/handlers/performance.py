@@ -9,14 +9,16 @@ from __future__ import annotations
 import functools
 import time
 from pathlib import Path
-
-from cdpilot_generated.models import PerformanceMetricsArgs, RecordTraceArgs
+from typing import TYPE_CHECKING
 
 from cdpilot.answers.performance_answers import metrics_answer, trace_answer
 from cdpilot.browser.performance import performance_entries, tracing
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import browser
 from cdpilot.output_files import check_output_path, open_output
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models import PerformanceMetricsArgs, RecordTraceArgs
 
 
 async def performance_metrics(args: PerformanceMetricsArgs, ctx: ToolContext) -> ToolResult:

@@ -11,8 +11,7 @@ import asyncio
 import mimetypes
 import re
 from pathlib import Path
-
-from cdpilot_generated.models import ListRoutesArgs, RemoveRouteArgs, RouteRequestsArgs
+from typing import TYPE_CHECKING
 
 from cdpilot.answers import route_answers as answers
 from cdpilot.browser.session.route_facts import Abort, ContinueWith, Fulfill, RouteAction, RouteSpec
@@ -21,6 +20,9 @@ from cdpilot.errors import ArgumentError, FieldProblem
 from cdpilot.handlers.common import browser
 from cdpilot.text import human_size
 from cdpilot.upload_files import resolve_upload_file, upload_root
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models import ListRoutesArgs, RemoveRouteArgs, RouteRequestsArgs
 
 STATUS_RANGE = range(100, 600)  # what Chrome accepts as a response's status
 HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP token, as Chrome checks it

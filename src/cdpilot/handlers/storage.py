@@ -5,23 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import json
-
-from cdpilot_generated.models import (
-    ClearStorageArgs,
-    DeleteCookiesArgs,
-    GetCookiesArgs,
-    GetStorageArgs,
-    LoadStorageStateArgs,
-    SaveStorageStateArgs,
-    SetCookieArgs,
-    SetStorageArgs,
-)
+from typing import TYPE_CHECKING
 
 from cdpilot.answers import site_data_answers as answers
 from cdpilot.browser.page import site_data
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import browser
 from cdpilot.output_files import check_output_path, read_output, write_output
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models import (
+        ClearStorageArgs,
+        DeleteCookiesArgs,
+        GetCookiesArgs,
+        GetStorageArgs,
+        LoadStorageStateArgs,
+        SaveStorageStateArgs,
+        SetCookieArgs,
+        SetStorageArgs,
+    )
 
 
 async def get_cookies(args: GetCookiesArgs, ctx: ToolContext) -> ToolResult:

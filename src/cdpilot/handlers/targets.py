@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from cdpilot_generated.models import CloseTargetArgs, ListTargetsArgs, NewTargetArgs, SwitchTargetArgs
+from typing import TYPE_CHECKING
 
 from cdpilot.answers.page_answers import closed_target_answer, new_tab_answer, switched_target_answer, targets_answer
 from cdpilot.browser.page import loading, tabs
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.handlers.common import browser
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models import CloseTargetArgs, ListTargetsArgs, NewTargetArgs, SwitchTargetArgs
 
 
 async def list_targets(args: ListTargetsArgs, ctx: ToolContext) -> ToolResult:
