@@ -145,7 +145,6 @@ async def test_smart_default_action() -> None:
 def test_the_generated_rule_routes_of_the_debugger_tools() -> None:
     assert DISPATCH["smart"]["evaluate"] == RuleRoute(
         "evaluate",
-        "evaluate",
         None,
         (Rule(TOOLS["debugger_evaluate_on_call_frame"], "call_frame_id", None), Rule(TOOLS["evaluate_js"], None, None)),
         ("call_frame_id", "expression", "timeout_ms", "save_to", "connection_id"),
@@ -153,7 +152,6 @@ def test_the_generated_rule_routes_of_the_debugger_tools() -> None:
     )
     assert DISPATCH["smart"]["enable_debug_tools"] == RuleRoute(
         "enable_debug_tools",
-        "debugger",
         "EnableDebugToolsRouting",
         (
             Rule(TOOLS["debugger_disable"], None, ("enabled", False)),

@@ -66,7 +66,6 @@ def test_the_generated_rule_route_spellings_and_routing_model(routed: SchemaTree
     assert (
         "        'probe': RuleRoute(\n"
         "            'probe',\n"
-        "            'dom',\n"
         "            'ProbeRouting',\n"
         "            (\n"
         "                Rule(TOOLS['dom_reset'], None, ('keep', False)),\n"
@@ -105,7 +104,7 @@ def test_a_routes_tool_without_own_properties_has_no_routing_model(routed: Schem
         (routed.root / f"tools/dom/{name}.json").unlink()
     files = build(routed.root).files
     assert (
-        "        'probe': RuleRoute(\n            'probe',\n            'dom',\n            None,\n"
+        "        'probe': RuleRoute(\n            'probe',\n            None,\n"
         in files["cdpilot_generated/catalog.py"]
     )
     assert "Routing" not in files["cdpilot_generated/models/dom.py"]
