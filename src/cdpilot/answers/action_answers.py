@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cdpilot.answers.console_answers import console_bundle_lines
+from cdpilot.answers.page_answers import download_line
 from cdpilot.answers.page_leaving_answers import action_leave_asked_lines, leave_answered_line
 from cdpilot.browser.dom.drag_facts import FileDrop
 from cdpilot.browser.dom.element_facts import (
@@ -21,7 +22,7 @@ from cdpilot.browser.dom.element_facts import (
     PageContext,
 )
 from cdpilot.browser.dom.scroll_facts import SEARCH_LIMIT_S, ScrollMove, ScrollReport
-from cdpilot.browser.page.page_facts import DialogInfo, Download
+from cdpilot.browser.page.page_facts import DialogInfo
 from cdpilot.text import clip, exact_size, one_line, plural
 
 URL_CHARS = 160
@@ -156,26 +157,6 @@ def file_chooser_line(chooser: FileChooser) -> str:
     files = "several files" if chooser.multiple else "a file"
     into = f"{{tool:upload_file}} into {chooser.element}" if chooser.element else "{tool:upload_file} into its input"
     return f"Opened a file chooser{for_what} (to pick {files}); cdpilot closed it unanswered: upload with {into}."
-
-
-def download_line(download: Download) -> str:
-    """``Downloaded report.csv (8,192 bytes (8 KB)) from <url>: saved as <path>.``, or how far it got (to the byte:
-    an agent compares it with what it expected)."""
-    url = clip(one_line(download.url), URL_CHARS)
-    name = clip(one_line(download.filename), TITLE_CHARS)
-    if download.state == "canceled":
-        return f"Started a download of {name} from {url}; it was canceled."
-    if download.state == "in progress":
-        total = f" of {exact_size(download.total_bytes)}" if download.total_bytes else ""
-        return (
-            f"Started a download of {name} from {url}; {exact_size(download.received_bytes)}{total} so far. "
-            "It goes on in the background."
-        )
-    size = exact_size(download.received_bytes)
-    if download.problem:
-        return f"Downloaded {name} ({size}) from {url}, but {download.problem}."
-    where = f"saved as {download.path}" if download.path else "saved where this browser saves downloads"
-    return f"Downloaded {name} ({size}) from {url}: {where}."
 
 
 def context_lines(context: PageContext) -> list[str]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cdpilot.answers.action_answers import download_line
 from cdpilot.answers.page_leaving_answers import close_asked_answer, leave_asked_lines, unfinished_load_lines
 from cdpilot.browser.page.page_facts import (
     CloseAsked,
+    Download,
     ImageFormat,
     MediaEmulation,
     NavigationKind,
@@ -26,9 +26,11 @@ from cdpilot.browser.page.page_facts import (
     TargetSwitch,
     ViewportSet,
 )
-from cdpilot.text import clip, exact_size, human_size, plural
+from cdpilot.text import clip, exact_size, human_size, one_line, plural
 
 TARGET_LINE_CHARS = 160
+DOWNLOAD_URL_CHARS = 160
+DOWNLOAD_NAME_CHARS = 80
 UNREADABLE_SCALE = 0.25  # below it, text in a shrunk screenshot cannot be read
 MAX_LISTED_TARGETS = 30
 VERB_OF: dict[NavigationKind, str] = {
@@ -46,6 +48,26 @@ def target_line(entry: TargetEntry) -> str:
     title = entry.title if entry.title and entry.title != entry.url else ""
     text = f"{mark}{where} {title + ' — ' if title else ''}{entry.url}"
     return clip(text, TARGET_LINE_CHARS)
+
+
+def download_line(download: Download) -> str:
+    """``Downloaded report.csv (8,192 bytes (8 KB)) from <url>: saved as <path>.``, or how far it got (to the byte:
+    an agent compares it with what it expected)."""
+    url = clip(one_line(download.url), DOWNLOAD_URL_CHARS)
+    name = clip(one_line(download.filename), DOWNLOAD_NAME_CHARS)
+    if download.state == "canceled":
+        return f"Started a download of {name} from {url}; it was canceled."
+    if download.state == "in progress":
+        total = f" of {exact_size(download.total_bytes)}" if download.total_bytes else ""
+        return (
+            f"Started a download of {name} from {url}; {exact_size(download.received_bytes)}{total} so far. "
+            "It goes on in the background."
+        )
+    size = exact_size(download.received_bytes)
+    if download.problem:
+        return f"Downloaded {name} ({size}) from {url}, but {download.problem}."
+    where = f"saved as {download.path}" if download.path else "saved where this browser saves downloads"
+    return f"Downloaded {name} ({size}) from {url}: {where}."
 
 
 def targets_answer(entries: Sequence[TargetEntry], *, max_listed: int = MAX_LISTED_TARGETS) -> str:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cdpilot.answers.page_answers import navigation_answer, paused_navigation_answer
-from cdpilot.answers.pause_answers import pause_bundle_lines
-from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
 from cdpilot.browser.page import loading
 from cdpilot.browser.page.page_facts import NavigationResult
 from cdpilot.browser.page.urls import normalize_url
@@ -21,6 +19,9 @@ if TYPE_CHECKING:
 async def _answer(conn: BrowserConnection, result: NavigationResult) -> ToolResult:
     """Where the page got to; a pause in its scripts ends the wait early and is reported in full."""
     if result.pause is not None:
+        from cdpilot.answers.pause_answers import pause_bundle_lines  # the debugger's answers: not loaded at start
+        from cdpilot.browser.debugger.pause_snapshot import take_pause_snapshot
+
         bundle = pause_bundle_lines(await take_pause_snapshot(conn, result.pause, full=True, console_mark=None))
         return ToolResult(paused_navigation_answer(result, bundle))
     downloads = (result.download,) if result.download is not None else ()
