@@ -26,7 +26,7 @@ from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.cdp.client import CdpConnection
 from cdpilot.cdp.session import CdpSession
 from cdpilot.context import Settings, ToolContext
-from cdpilot.handlers import HANDLERS
+from cdpilot.handlers.table import HANDLERS
 from cdpilot.server.registry import Registry
 from tests.support.chromium import chrome_env
 

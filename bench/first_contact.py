@@ -61,7 +61,7 @@ from cdpilot.browser.session.launcher import (
 from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.cdp.client import CdpConnection
 from cdpilot.context import Settings, ToolContext
-from cdpilot.handlers import HANDLERS
+from cdpilot.handlers.table import HANDLERS
 from cdpilot.server.registry import Registry
 from tests.support.chromium import CHROMIUM, TEST_CHROME_ARGS, chrome_env, processes_with, wait_gone
 from tests.support.pages import serve_pages

@@ -56,14 +56,14 @@ def new_tool(root: Path, name: str, group: str) -> list[Path]:
 def next_steps(root: Path, name: str, group: str) -> str:
     model = load_catalog(root / "schemas").granular[name].model_name
     module = f"src/cdpilot/handlers/{group}.py"
-    create = "" if (root / module).exists() else " (a new module: import it in handlers/__init__.py)"
+    create = "" if (root / module).exists() else " (a new module: import it in handlers/table.py)"
     return "\n".join(
         [
             "next:",
             "  1. edit the schema: description, properties, examples, annotations",
             f"  2. make generate          -> {name} joins the catalog; make check-generated now fails naming it",
             f"  3. write `async def {name}(args: {model}, ctx: ToolContext) -> ToolResult` in {module}{create}",
-            f'  4. add "{name}": {group}.{name} to HANDLERS in src/cdpilot/handlers/__init__.py',
+            f'  4. add "{name}": {group}.{name} to HANDLERS in src/cdpilot/handlers/table.py',
             f"  5. make check-generated && make test   (tests/e2e/test_{name}.py runs its examples)",
         ]
     )

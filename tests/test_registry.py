@@ -6,17 +6,21 @@ import io
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from cdpilot_generated.catalog import DISPATCH, TOOLS, Rule, RuleRoute
 from cdpilot_generated.manifests import Mode
 from cdpilot_generated.models import EnableDebugToolsRouting
 
+import cdpilot.handlers.storage
 from cdpilot.context import Settings, ToolContext, ToolResult
 from cdpilot.errors import BrowserConnectionError, ErrorLog, InvalidParamsError, StateError
-from cdpilot.handlers import HANDLERS
+from cdpilot.handlers.table import HANDLERS
 from cdpilot.server.registry import Registry, handler_problems
+
+if TYPE_CHECKING:
+    from cdpilot_generated.models import NavigateArgs
 
 pytestmark = pytest.mark.anyio
 
@@ -406,7 +410,7 @@ async def test_an_oversized_answer_is_cut_to_the_limit_and_says_how_to_narrow(
 
 
 def test_the_shipped_handler_table_is_complete() -> None:
-    assert handler_problems(HANDLERS) == []
+    assert handler_problems(HANDLERS, placed=True) == []
 
 
 def test_handler_check_reports_missing_extra_and_mistyped_handlers() -> None:
@@ -419,6 +423,30 @@ def test_handler_check_reports_missing_extra_and_mistyped_handlers() -> None:
         "no_such_tool: handler for a tool that does not exist",
         "chrome_connect: handler takes ChromeLaunchArgs, expected ChromeConnectArgs",
     ]
+
+
+async def navigate(args: NavigateArgs, ctx: ToolContext) -> ToolResult:
+    """A handler of the right type in the wrong place."""
+    raise AssertionError("never called")
+
+
+def test_handler_check_reports_a_handler_that_is_not_where_the_server_finds_it() -> None:
+    table: dict[str, Any] = {**HANDLERS, "navigate": navigate}
+    assert handler_problems(table) == []  # a table given to a registry is served as given
+    assert handler_problems(table, placed=True) == [
+        "navigate: handler is tests.test_registry.navigate, expected cdpilot.handlers.navigation.navigate "
+        "(where the server finds it)"
+    ]
+
+
+def test_a_registry_without_a_table_loads_each_group_as_a_call_needs_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = ToolContext(FakeConnections(None), "legacy", Settings())  # type: ignore[arg-type]
+    registry = Registry(ctx)
+    assert registry.load_groups(["navigation", "dom"]) == []
+    assert registry.load_groups(["navigation"]) == []  # loaded: not checked again
+    monkeypatch.delattr(cdpilot.handlers.storage, "get_cookies")
+    assert registry.load_groups(["storage", "navigation"]) == ["get_cookies: no handler"]
+    assert registry.load_groups(["storage"]) == ["get_cookies: no handler"]  # a broken group stays unloaded
 
 
 def test_registry_refuses_to_start_with_an_incomplete_table() -> None:

@@ -1,5 +1,5 @@
-"""`Backend` alone (the handler layer loads once, and a broken table stops the server), what the
-server imports before its handshake, and the SDK's server with progress notifications."""
+"""`Backend` alone (the handler layer loads once, by group, and a broken group stops the server),
+what the server imports before its handshake, and the SDK's server with progress notifications."""
 
 from __future__ import annotations
 
@@ -15,13 +15,14 @@ from mcp import Client
 from mcp.server.lowlevel import Server
 from mcp.server.session import ServerSession
 
-import cdpilot.handlers
+import cdpilot.handlers.navigation
 from cdpilot.context import Settings
 from cdpilot.progress import report
 from cdpilot.server.app import Backend
 from cdpilot.server.call_results import CallResult, TextBlock
 from cdpilot.server.fast_path import CallTool
 from cdpilot.server.file_links import SessionFiles
+from cdpilot.server.head_start import FirstCall
 from cdpilot.server.registry import Registry
 from cdpilot.server.sdk_server import build_server
 from tests.support.sdk_wire import exchange
@@ -51,12 +52,10 @@ def test_the_registry_loads_once_and_nothing_stops() -> None:
 def test_a_broken_handler_table_is_reported_and_stops_the_server(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    broken = dict(cdpilot.handlers.HANDLERS)
-    del broken["navigate"]
-    monkeypatch.setattr(cdpilot.handlers, "HANDLERS", broken)
+    monkeypatch.delattr(cdpilot.handlers.navigation, "navigate")
     stops = Stops()
     backend = Backend("legacy", Settings(), stop=stops)
-    backend.warm_up()
+    backend.warm_up()  # no call yet: every group is loaded and checked
     assert backend.problems == ["navigate: no handler"]
     assert stops.count == 1
     assert capsys.readouterr().err.splitlines() == [
@@ -68,9 +67,7 @@ def test_a_broken_handler_table_is_reported_and_stops_the_server(
 
 @pytest.mark.anyio
 async def test_a_call_on_a_broken_table_gets_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    broken = dict(cdpilot.handlers.HANDLERS)
-    del broken["navigate"]
-    monkeypatch.setattr(cdpilot.handlers, "HANDLERS", broken)
+    monkeypatch.delattr(cdpilot.handlers.navigation, "navigate")
     stops = Stops()
     backend = Backend("legacy", Settings(), stop=stops)
     call = asyncio.ensure_future(backend.call("chrome_list_connections", {}))
@@ -80,6 +77,54 @@ async def test_a_call_on_a_broken_table_gets_no_answer(monkeypatch: pytest.Monke
     call.cancel()
     with pytest.raises(asyncio.CancelledError):
         await call
+
+
+class Idle:
+    """The fast path with no call under way."""
+
+    async def idle(self) -> None:
+        return None
+
+
+@pytest.mark.anyio
+async def test_a_broken_group_stops_the_server_once_it_loads_not_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first call loads its own groups only: it is served though another group is broken,
+    which stops the server when the rest is loaded after it."""
+    monkeypatch.delattr(cdpilot.handlers.navigation, "navigate")
+    first_call = FirstCall("legacy")
+    first_call.tool = "chrome_list_connections"
+    stops = Stops()
+    backend = Backend("legacy", Settings(), stop=stops, first_call=first_call)
+    try:
+        result = await backend.call("chrome_list_connections", {})
+        assert not result.is_error and stops.count == 0
+        sdk_loaded: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        sdk_loaded.set_result(None)
+        await backend.load_rest(sdk_loaded, Idle())  # type: ignore[arg-type]
+        assert backend.problems == ["navigate: no handler"]
+        assert stops.count == 1
+    finally:
+        await backend.aclose()
+
+
+@pytest.mark.anyio
+async def test_a_call_to_a_broken_group_gets_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(cdpilot.handlers.navigation, "navigate")
+    first_call = FirstCall("legacy")
+    first_call.tool = "chrome_list_connections"
+    stops = Stops()
+    backend = Backend("legacy", Settings(), stop=stops, first_call=first_call)
+    try:
+        await backend.call("chrome_list_connections", {})
+        call = asyncio.ensure_future(backend.call("reload", {}))  # the navigation group's first call
+        done, _ = await asyncio.wait({call}, timeout=0.2)
+        assert not done and stops.count == 1
+        assert backend.problems == ["navigate: no handler"]
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+    finally:
+        await backend.aclose()
 
 
 def test_the_server_module_imports_nothing_heavy() -> None:
@@ -105,24 +150,44 @@ def test_the_server_module_imports_nothing_heavy() -> None:
     assert imported_by("cdpilot.cli, cdpilot.server.app", heavy) == "[]"
 
 
-def test_the_head_start_spawns_without_the_cdp_client() -> None:
+def test_the_head_start_spawns_without_the_cdp_client_or_asyncio() -> None:
     """A page tool that arrives while the call layer loads spawns its browser from the launcher
     alone: were the CDP client (and websockets) imported with it, the spawn would wait for that
-    import, sharing the interpreter lock with the call layer's (150 ms later, measured)."""
-    assert imported_by("cdpilot.cli, cdpilot.browser.session.launcher", ("cdpilot.cdp", "websockets")) == "[]"
+    import, sharing the interpreter lock with the call layer's (150 ms later, measured); asyncio
+    alone costs it about 18 ms."""
+    found = imported_by("cdpilot.cli, cdpilot.browser.session.launcher", ("cdpilot.cdp", "websockets", "asyncio"))
+    assert found == "[]"
+
+
+def test_the_first_lines_are_answered_without_logging_or_socket() -> None:
+    """What the command line imports before the first answer: `logging` (configured by the
+    loader thread) and `socket` (read only for an IPv4 origin) would cost it about 6 ms."""
+    assert imported_by("cdpilot.cli, cdpilot.server.startup", ("logging", "socket")) == "[]"
+
+
+def test_a_first_navigate_loads_the_handlers_of_its_own_group_only() -> None:
+    """The thirteen handler modules cost about 40 ms to import: the thread that loads the call
+    layer for a first navigate imports the navigation group's (and what they share) alone."""
+    probe = (
+        "import sys; from cdpilot.server import app; from cdpilot.server.head_start import FirstCall; "
+        "first = FirstCall('legacy'); first.tool = 'navigate'; app.load_call_layer(first); "
+        "print(sorted(m for m in sys.modules if m.startswith('cdpilot.handlers')))"
+    )
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip()
+    assert found == "['cdpilot.handlers', 'cdpilot.handlers.common', 'cdpilot.handlers.navigation']"
 
 
 def test_the_call_layer_imports_no_sdk() -> None:
     """What lets the first calls be served before the SDK is loaded: the registry, the handlers,
     the browser layer and the fast path import neither the SDK nor its protocol models."""
-    call_layer = "cdpilot.server.app, cdpilot.server.fast_path, cdpilot.server.registry, cdpilot.handlers, "
+    call_layer = "cdpilot.server.app, cdpilot.server.fast_path, cdpilot.server.registry, cdpilot.handlers.table, "
     assert imported_by(call_layer + "cdpilot.browser.session.manager", ("mcp",)) == "[]"
 
 
 def test_a_call_imports_the_argument_models_of_its_own_tool_group_only() -> None:
     """The models of all the groups cost more to import than a page takes to load: loading the
     call layer imports none, and validating a navigate imports the navigation group's alone."""
-    call_layer = "cdpilot.server.registry, cdpilot.handlers, cdpilot.browser.session.manager"
+    call_layer = "cdpilot.server.registry, cdpilot.handlers.table, cdpilot.browser.session.manager"
     assert imported_by(call_layer, ("cdpilot_generated.models.",)) == "[]"
     validate = "cdpilot_generated.catalog as c; c.TOOLS['navigate'].model.model_validate({'url': 'x'})"
     assert imported_by(validate, ("cdpilot_generated.models.",)) == "['cdpilot_generated.models.navigation']"
@@ -137,7 +202,7 @@ def test_the_first_lines_are_read_before_asyncio_is_imported() -> None:
 def test_the_call_layer_loads_websockets_only_with_a_websocket() -> None:
     """A launched browser speaks over a pipe, so the call layer leaves websockets (and the
     importlib.metadata it pulls in, ~45 ms measured) to the first websocket it opens."""
-    call_layer = "cdpilot.server.app, cdpilot.server.registry, cdpilot.handlers, cdpilot.browser.session.manager"
+    call_layer = "cdpilot.server.app, cdpilot.server.registry, cdpilot.handlers.table, cdpilot.browser.session.manager"
     assert imported_by(call_layer, ("websockets",)) == "[]"
 
 
@@ -150,7 +215,8 @@ def imported_by(modules: str, prefixes: tuple[str, ...]) -> str:
 def test_a_handler_module_that_fails_to_import_stops_the_server_too(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setitem(sys.modules, "cdpilot.handlers", None)  # importing it now raises ModuleNotFoundError
+    monkeypatch.delitem(sys.modules, "cdpilot.handlers.navigation")
+    monkeypatch.setitem(sys.modules, "cdpilot.answers.page_answers", None)  # its import now raises
     stops = Stops()
     backend = Backend("legacy", Settings(), stop=stops)
     backend.warm_up()

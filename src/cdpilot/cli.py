@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import sys
 from collections.abc import Mapping
@@ -166,14 +165,14 @@ def http_settings(config: Config) -> HttpSettings | None:
 
 
 def check_handlers() -> int:
-    from cdpilot.handlers import HANDLERS
+    from cdpilot.handlers.table import HANDLERS
     from cdpilot.server.registry import handler_problems
 
-    problems = handler_problems(HANDLERS)
+    problems = handler_problems(HANDLERS, placed=True)
     for problem in problems:
         print(f"handler check: {problem}", file=sys.stderr)
     if not problems:
-        print(f"handler check: all {len(HANDLERS)} tools have a handler of the right type")
+        print(f"handler check: all {len(HANDLERS)} tools have a handler of the right type, in their group's module")
     return 1 if problems else 0
 
 
@@ -184,9 +183,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.config_schema:
         print(json.dumps(config_schema(), indent=2, ensure_ascii=False))
         return 0
-    logging.basicConfig(
-        stream=sys.stderr, level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
     try:
         config = resolve(given_flags(args), os.environ, args.config)
         mode, source = select_mode(config, os.environ)
@@ -202,8 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     if http is not None:
         import asyncio
 
+        from cdpilot.log_setup import configure_logging
         from cdpilot.server.http_app import serve_http
 
+        configure_logging()
         print(started, file=sys.stderr)
         return asyncio.run(serve_http(mode, settings, http))
     from cdpilot.server.startup import serve_stdio

@@ -114,11 +114,15 @@ def add_probe(repo: Path) -> None:
 def test_missing_extra_and_mistyped_handlers_fail_check_mypy_and_start_up(repo: Path) -> None:
     add_probe(repo)
     assert run(repo, "-m", "codegen").returncode == 0
-    handlers = repo / "src/cdpilot/handlers/__init__.py"
+    handlers = repo / "src/cdpilot/handlers/table.py"
     source = handlers.read_text()
     source = source.replace('"navigate": navigation.navigate,', '"navigate": connection.chrome_launch,')
     source = source.replace("}\n", '    "bogus_tool": navigation.navigate,\n}\n')
     handlers.write_text(source)
+    module = repo / "src/cdpilot/handlers/navigation.py"  # where the stdio server finds it
+    module.write_text(
+        module.read_text().replace("async def navigate(args: NavigateArgs,", "async def navigate(args: ReloadArgs,")
+    )
 
     check = run(repo, "-m", "cdpilot.cli", "--check-handlers")
     assert check.returncode == 1
@@ -131,10 +135,14 @@ def test_missing_extra_and_mistyped_handlers_fail_check_mypy_and_start_up(repo: 
     start = run(repo, "-m", "cdpilot.cli", "--mode", "smart")
     assert start.returncode == 1
     assert "demo_probe: no handler" in start.stderr
-    replies, status, stderr = session_with_a_broken_table(repo)
+    replies, status, stderr = session_with_a_broken_table(repo, "navigate")
     assert [reply["id"] for reply in replies if "result" in reply] == [1, 2]  # the handshake, from the manifest
     assert status == 1  # then it stopped by itself, with stdin still open and the call not served
-    assert "navigate: handler takes ChromeLaunchArgs, expected NavigateArgs" in stderr
+    assert "navigate: handler takes ReloadArgs, expected NavigateArgs" in stderr
+    replies, status, stderr = session_with_a_broken_table(repo, "chrome")  # a call to groups that are sound
+    assert [reply["id"] for reply in replies if "result" in reply] == [1, 2, 3]
+    assert status == 1  # served; then the other groups loaded, and it stopped
+    assert "demo_probe: no handler" in stderr
 
     mypy = run(repo, "-m", "mypy", "--cache-dir", str(repo / ".mypy_cache"), timeout=300)
     assert mypy.returncode == 1
@@ -143,13 +151,14 @@ def test_missing_extra_and_mistyped_handlers_fail_check_mypy_and_start_up(repo: 
     assert "navigate" in mypy.stdout and "ChromeLaunchArgs" in mypy.stdout
 
 
-def session_with_a_broken_table(repo: Path) -> tuple[list[dict[str, object]], int, str]:
-    """Handshake, tools/list and one call, with stdin kept open: every reply, the exit status, stderr."""
+def session_with_a_broken_table(repo: Path, tool: str) -> tuple[list[dict[str, object]], int, str]:
+    """Handshake, tools/list and one call of `tool`, with stdin kept open: every reply, the exit
+    status, stderr."""
     lines = [
         {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": HANDSHAKE},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "chrome", "arguments": {}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": tool, "arguments": {}}},
     ]
     with subprocess.Popen(
         [sys.executable, "-m", "cdpilot.cli", "--mode", "smart"],
@@ -172,7 +181,7 @@ def session_with_a_broken_table(repo: Path) -> tuple[list[dict[str, object]], in
 HANDSHAKE = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "workflow", "version": "0"}}
 
 GUIDE = REPO / "CONTRIBUTING.md"
-HANDLER_TABLE = "src/cdpilot/handlers/__init__.py"
+HANDLER_TABLE = "src/cdpilot/handlers/table.py"
 _IMPORT = re.compile(r"^(from \S+ )?import ")
 _TYPING_BLOCK = "if TYPE_CHECKING:"
 
@@ -278,8 +287,8 @@ def test_the_worked_example_of_contributing_works_as_written(repo: Path) -> None
         "schemas/tools/dom/count_elements.json",
         "src/cdpilot/answers/element_answers.py",
         "src/cdpilot/browser/dom/query.py",
-        "src/cdpilot/handlers/__init__.py",
         "src/cdpilot/handlers/dom.py",
+        "src/cdpilot/handlers/table.py",
         "tests/e2e/test_count_elements.py",
     ]
 

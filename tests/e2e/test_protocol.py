@@ -287,10 +287,10 @@ def said(stage: str) -> None:
     print(f"imported before {stage}: {early}", file=sys.stderr, flush=True)
 
 
-def gated_calls() -> None:
+def gated_calls(first_call: object) -> None:
     os.read(int(os.environ["CDPILOT_TEST_GATE"]), 1)
     said("the call layer")
-    load_calls()
+    load_calls(first_call)
 
 
 def told_sdk() -> None:

@@ -11,7 +11,7 @@ from cdpilot_generated.manifests import Mode
 from cdpilot.browser.session.manager import ConnectionManager
 from cdpilot.context import Settings, ToolContext
 from cdpilot.errors import ErrorLog
-from cdpilot.handlers import HANDLERS
+from cdpilot.handlers.table import HANDLERS
 from cdpilot.server.registry import Registry
 
 

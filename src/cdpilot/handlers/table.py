@@ -1,8 +1,9 @@
 """The one handler table that satisfies the generated contract (`cdpilot_generated.contract`).
 
 mypy checks it against `HandlerTable`; `registry.handler_problems` checks it again in
-`make check-generated` and when the server loads it (before serving any call), so a missing
-or mistyped handler never ships.
+`make check-generated` (each entry must also be where the stdio server finds it:
+`cdpilot.handlers.group_handlers`) and as a server loads it, so a missing, mistyped or
+misplaced handler never ships. Importing it imports every handler module.
 """
 
 from cdpilot_generated.contract import HandlerTable

@@ -33,7 +33,7 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
 from cdpilot.context import Settings, ToolContext
-from cdpilot.handlers import HANDLERS
+from cdpilot.handlers.table import HANDLERS
 from cdpilot.output_files import output_root
 from cdpilot.server.app import CLEANUP_SECONDS
 from cdpilot.server.fast_path import CallTool

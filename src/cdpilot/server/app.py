@@ -27,17 +27,17 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
-from cdpilot_generated.manifests import Mode
+from cdpilot_generated.manifests import GROUPS, TOOL_GROUPS, Mode
 
 from cdpilot.context import Settings, ToolContext
 from cdpilot.server.fast_path import FastCalls, Tools
 from cdpilot.server.first_lines import EarlyAnswers, FirstLines
 from cdpilot.server.handshake import Handshake
-from cdpilot.server.head_start import browser_ahead, launcher_env
+from cdpilot.server.head_start import FirstCall, browser_ahead, launcher_env
 from cdpilot.server.wire import claimed_stdio
 
 if TYPE_CHECKING:
@@ -49,8 +49,9 @@ if TYPE_CHECKING:
 
 CLEANUP_SECONDS = 10.0
 SDK_SIDE = "cdpilot.server.sdk_server"
-# What `Backend` loads: the call layer, imported ahead in a thread.
-HANDLER_LAYER = ("cdpilot.server.registry", "cdpilot.handlers", "cdpilot.browser.session.manager")
+# What `Backend` loads: the call layer, imported ahead in a thread, with the handler groups
+# of the first call (`head_start.FirstCall`); the other groups load once that call is answered.
+CALL_LAYER = ("cdpilot.server.registry", "cdpilot.browser.session.manager")
 
 
 class Backend:
@@ -58,15 +59,24 @@ class Backend:
 
     Why not at start: see the module's docstring; the modules are imported in a thread
     (`startup.load_server`) while the handshake is answered, and `warm_up` runs once they are
-    in. A handler table that does not match the catalog stops the server with status 1 before
-    any call is served (mypy and `cdpilot --check-handlers` catch it sooner).
+    in. Handlers load by group (`Registry.load_groups`): the first call's groups with the call
+    layer, the rest once it is answered (`load_rest`). A group whose handlers do not match the
+    catalog stops the server with status 1 before it serves a call (mypy and
+    `cdpilot --check-handlers` catch it sooner).
     """
 
     def __init__(
-        self, mode: Mode, settings: Settings, stop: Callable[[], object], head_start: HeadStart | None = None
+        self,
+        mode: Mode,
+        settings: Settings,
+        stop: Callable[[], object],
+        head_start: HeadStart | None = None,
+        first_call: FirstCall | None = None,
     ) -> None:
-        """`head_start`: the browser the first call's launch takes, started before the loop ran."""
+        """`head_start`: the browser the first call's launch takes, started before the loop ran;
+        `first_call`: the tool of the first call, shared with the thread that loads the call layer."""
         self._mode = mode
+        self._first_call = first_call or FirstCall(mode)
         self._settings = settings
         self._stop = stop
         self._registry: Registry | None = None
@@ -87,7 +97,8 @@ class Backend:
 
     def start_browser_ahead(self, tool: str) -> None:
         """The first tools/call arrived before the handlers are loaded: start the browser it
-        may launch now (`head_start.browser_ahead`)."""
+        may launch now (`head_start.browser_ahead`), and have its handlers loaded first."""
+        self._first_call.tool = tool
         if self._registry is None and self._head_start is None:
             self._head_start = browser_ahead(self._mode, self._settings, tool)
 
@@ -96,25 +107,51 @@ class Backend:
         if self._registry is None and not self.problems:
             try:
                 self._registry = self._load()
-            except Exception as exc:  # a handler module that fails to import: as broken as a bad table
+            except Exception as exc:  # a module of the call layer that fails to import
                 traceback.print_exc(file=sys.stderr)
                 self.problems = [f"the handler layer failed to load ({type(exc).__name__}: {exc})"]
                 print(f"cdpilot: {self.problems[0]}", file=sys.stderr)
         return self._registry
 
     def _load(self) -> Registry | None:
-        from cdpilot.handlers import HANDLERS
-        from cdpilot.server.registry import Registry, handler_problems
+        from cdpilot.server.registry import Registry
 
-        self.problems = handler_problems(HANDLERS)
+        connections = new_connections(self._settings, head_start=self._head_start)
+        atexit.register(connections.kill_all_now)
+        self._connections = connections
+        registry = Registry(ToolContext(connections, self._mode, self._settings))
+        return registry if self._load_groups(registry, self._first_call.groups()) else None
+
+    def _load_groups(self, registry: Registry, groups: Collection[str]) -> bool:
+        """Load and check `groups`' handlers; False once a group is broken: its problems are
+        reported (to stderr, and in `problems`), and the server must stop."""
+        try:
+            self.problems = registry.load_groups(groups)
+        except Exception as exc:  # a handler module that fails to import: as broken as a bad table
+            traceback.print_exc(file=sys.stderr)
+            self.problems = [f"the handler layer failed to load ({type(exc).__name__}: {exc})"]
+            print(f"cdpilot: {self.problems[0]}", file=sys.stderr)
+            return False
         if self.problems:
             print("cdpilot: the handler table does not match the tool catalog:", file=sys.stderr)
             for problem in self.problems:
                 print(f"  {problem}", file=sys.stderr)
-            return None
-        self._connections = new_connections(self._settings, head_start=self._head_start)
-        atexit.register(self._connections.kill_all_now)
-        return Registry(ToolContext(self._connections, self._mode, self._settings), HANDLERS)
+        return not self.problems
+
+    async def load_rest(self, after: asyncio.Future[None], fast: FastCalls) -> None:
+        """Once `after` is done (the SDK's import) and no call is under way, import the handler
+        groups no call has needed yet (in a thread, as the call layer was) and check them; a
+        broken one stops the server."""
+        await asyncio.wait([after])
+        await self.loaded()
+        await fast.idle()
+        registry = self.load()
+        if registry is None:
+            return
+        await asyncio.to_thread(import_handler_groups, GROUPS)
+        if not self._load_groups(registry, GROUPS):
+            self._registry = None
+            self._stop()
 
     def warm_up(self) -> None:
         """Load now, while the client has nothing to wait for; stop serving if the table is broken."""
@@ -124,6 +161,8 @@ class Backend:
     async def call(self, name: str, arguments: Mapping[str, Any] | None) -> CallResult:
         await self.loaded()
         registry = self.load()
+        if registry is not None and not self._load_groups(registry, TOOL_GROUPS[self._mode].get(name, ())):
+            registry = self._registry = None
         if registry is None:
             self._stop()
             # Like a failed start-up, the call is not served: shutting down cancels this wait (and
@@ -209,9 +248,10 @@ class HttpBrowsers:
             self._shared.kill_now()
 
 
-def load_call_layer() -> None:
-    """Import the handler layer: run in a thread while the handshake is answered. A module that
-    fails to import is left for `Backend.load`, which imports it again and reports why.
+def load_call_layer(first_call: FirstCall) -> None:
+    """Import the call layer and the handler groups of the first call (all of them if none has
+    come by then): run in a thread while the handshake is answered. A module that fails to
+    import is left for `Backend.load`, which imports it again and reports why.
 
     The cyclic collector is off meanwhile: an import makes many objects and no garbage, and
     the collections it would trigger walk every object made so far (5-15% of the import's
@@ -219,11 +259,20 @@ def load_call_layer() -> None:
     gc.disable()
     try:
         with suppress(Exception):
-            for module in HANDLER_LAYER:
+            for module in CALL_LAYER:
                 importlib.import_module(module)
+            import_handler_groups(first_call.groups())
     finally:
         gc.freeze()
         gc.enable()
+
+
+def import_handler_groups(groups: Collection[str]) -> None:
+    """Import the handler modules of `groups`; one that fails is left for `Registry.load_groups`
+    to import again and report."""
+    for group in groups:
+        with suppress(Exception):
+            importlib.import_module(f"cdpilot.handlers.{group}")
 
 
 async def load_sdk(wanted: asyncio.Event, backend: Backend, fast: FastCalls) -> None:
@@ -255,25 +304,28 @@ async def serve(
     first: FirstLines,
     loader: threading.Thread,
     head_start: HeadStart | None,
+    first_call: FirstCall,
 ) -> int:
     """Serve MCP on stdio until stdin closes or SIGTERM/SIGINT/SIGHUP; then close every browser.
 
     Goes on from `cdpilot.server.startup`: the first lines it read and answered (`first`,
-    `answers`), the thread importing the call layer (`loader`), and the browser started for
-    the first call (`head_start`). Returns the exit status: 1 when the handler table turned
-    out not to match the catalog."""
+    `answers`), the thread importing the call layer (`loader`) with the first call's handlers
+    (`first_call`), and the browser started for that call (`head_start`). Returns the exit
+    status: 1 when the handler table turned out not to match the catalog."""
     loop = asyncio.get_running_loop()
     main = asyncio.current_task()
     assert main is not None
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         loop.add_signal_handler(sig, main.cancel)
-    backend = Backend(mode, settings, stop=main.cancel, head_start=head_start)
+    backend = Backend(mode, settings, stop=main.cancel, head_start=head_start, first_call=first_call)
+    rest: asyncio.Future[None] | None = None
     try:
         async with claimed_stdio(first.unread) as wire:
             backend.start_loading(loader)
             fast = FastCalls(Tools(backend.call, answers.list_json, mode), wire.writer.write)
             sdk_wanted = asyncio.Event()
             loaded = asyncio.ensure_future(load_sdk(sdk_wanted, backend, fast))
+            rest = asyncio.ensure_future(backend.load_rest(loaded, fast))
             handshake = Handshake(
                 answers,
                 wire.writer.write,
@@ -293,5 +345,7 @@ async def serve(
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             loop.remove_signal_handler(sig)
+        if rest is not None:
+            rest.cancel()
         await backend.aclose()
     return 1 if backend.problems else 0

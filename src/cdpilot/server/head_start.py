@@ -1,9 +1,13 @@
-"""The browser a first page tool will launch, started before the handlers that launch it are
-loaded: as its call arrives, by the stdio server's first read (`cdpilot.server.startup`) or
-by its handshake (`cdpilot.server.app.Backend`). Chromium's start-up then runs beside the
-imports instead of after them; the connection manager takes the browser over
-(`browser_launch.launch_browser` connects to it). Imports nothing heavy: the launcher loads
-only when a browser is started.
+"""What a stdio server starts ahead for its first call, as the call arrives (by the first
+read, `cdpilot.server.startup`, or by the handshake, `cdpilot.server.app.Backend`), before the
+handlers that serve it are loaded:
+
+- the browser a first page tool will launch: Chromium's start-up then runs beside the imports
+  instead of after them; the connection manager takes the browser over
+  (`browser_launch.launch_browser` connects to it);
+- the choice of handlers to load first (`FirstCall`): that call's groups, not all of them.
+
+Imports nothing heavy: the launcher loads only when a browser is started.
 """
 
 from __future__ import annotations
@@ -12,12 +16,26 @@ import atexit
 import os
 from typing import TYPE_CHECKING
 
-from cdpilot_generated.manifests import TOOL_GROUPS, Mode
+from cdpilot_generated.manifests import GROUPS, TOOL_GROUPS, Mode
 
 from cdpilot.context import Settings
 
 if TYPE_CHECKING:
     from cdpilot.browser.session.launcher import HeadStart
+
+
+class FirstCall:
+    """The tool the first tools/call named, once one has arrived: set by whoever reads it (the
+    first lines, or the handshake), read by the thread that loads the call layer."""
+
+    def __init__(self, mode: Mode) -> None:
+        self._mode = mode
+        self.tool: str | None = None
+
+    def groups(self) -> tuple[str, ...]:
+        """The handler groups to load first: the first call's tool's, or every group when no
+        call has come yet (or it named no tool)."""
+        return TOOL_GROUPS[self._mode].get(self.tool or "") or GROUPS
 
 
 def browser_ahead(mode: Mode, settings: Settings, tool: str) -> HeadStart | None:

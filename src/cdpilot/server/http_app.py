@@ -33,7 +33,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from cdpilot.context import Settings
-from cdpilot.handlers import HANDLERS
+from cdpilot.handlers.table import HANDLERS
 from cdpilot.server.agent_sessions import SessionTable
 from cdpilot.server.app import HttpBrowsers
 from cdpilot.server.http_guard import (

@@ -19,10 +19,10 @@ from typing import Any
 
 from cdpilot_generated.catalog import DISPATCH, SPELLINGS, TOOLS, ActionRoute, Rule, RuleRoute, ToolRoute
 from cdpilot_generated.contract import ResolverTable
+from cdpilot_generated.manifests import GRANULAR_TOOL_GROUP, GROUPS
 from pydantic import BaseModel, ValidationError
 
 from cdpilot.answers.error_answers import error_answer
-from cdpilot.answers.pause_answers import pause_news_line
 from cdpilot.context import ToolContext, ToolResult, collecting_call_notes
 from cdpilot.errors import (
     ArgumentError,
@@ -33,6 +33,7 @@ from cdpilot.errors import (
     render_parameter_references,
     render_tool_references,
 )
+from cdpilot.handlers import group_handlers
 from cdpilot.server.call_results import CallResult, ContentBlock, ImageBlock, TextBlock
 from cdpilot.server.file_links import SessionFiles
 from cdpilot.server.rate_limit import RateLimiter
@@ -48,22 +49,29 @@ DEFAULT_RESOLVERS: ResolverTable[ToolContext] = {
 _RESOLVER_BY_NAME = typing.cast(Mapping[str, Callable[[ToolContext], object]], DEFAULT_RESOLVERS)
 
 
+TABLE_MISMATCH = "handler table does not match the tool catalog:\n"
+
 # Parameters that make an answer smaller, named by a cut answer when its tool has them.
 NARROWING_PARAMETERS = ("selector", "filter", "filter_level", "query", "limit", "max_frames", "line_count", "max_chars")
 
 
-def handler_problems(handlers: Mapping[str, object]) -> list[str]:
-    """Every way the handler table disagrees with the generated catalog, by tool name.
+def handler_problems(
+    handlers: Mapping[str, object], tools: Collection[str] = TOOLS, *, placed: bool = False
+) -> list[str]:
+    """Every way the handler table disagrees with the generated catalog for `tools` (all by
+    default; a group's as the server loads one), by tool name; with `placed`, also each handler
+    that is not where the stdio server finds it (`cdpilot.handlers.group_handlers`), so that
+    `table.HANDLERS`, which mypy checks, is what that server serves.
 
     A handler's argument type is checked by the name its annotation gives (a string, as the
     handler modules postpone annotations), so that the check imports no model: the server
     runs it as it loads, and each group's models are imported only when a call needs them.
     mypy checks the types themselves against the generated contract."""
-    problems = [f"{name}: no handler" for name in sorted(set(TOOLS) - set(handlers))]
+    present = {name for name in tools if handlers.get(name) is not None}
+    problems = [f"{name}: no handler" for name in sorted(set(tools) - present)]
     problems += [f"{name}: handler for a tool that does not exist" for name in sorted(set(handlers) - set(TOOLS))]
-    for name in sorted(set(TOOLS) & set(handlers)):
-        expected = TOOLS[name].model_name
-        handler = handlers[name]
+    for name in sorted(present):
+        route, handler, group = TOOLS[name], handlers[name], GRANULAR_TOOL_GROUP[name]
         if not inspect.iscoroutinefunction(handler):
             problems.append(f"{name}: handler is not an async function")
             continue
@@ -74,8 +82,12 @@ def handler_problems(handlers: Mapping[str, object]) -> list[str]:
             continue
         annotation = params[0].annotation if params else inspect.Parameter.empty
         given = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", repr(annotation))
-        if given != expected:
-            problems.append(f"{name}: handler takes {given}, expected {expected}")
+        place = f"cdpilot.handlers.{group}.{name}"
+        found = f"{getattr(handler, '__module__', '?')}.{getattr(handler, '__qualname__', '?')}"
+        if given != route.model_name:
+            problems.append(f"{name}: handler takes {given}, expected {route.model_name}")
+        elif placed and found != place:
+            problems.append(f"{name}: handler is {found}, expected {place} (where the server finds it)")
     return problems
 
 
@@ -228,22 +240,50 @@ class Registry:
     def __init__(
         self,
         ctx: ToolContext,
-        handlers: Mapping[str, object],
+        handlers: Mapping[str, object] | None = None,
         *,
         log: ErrorLog | None = None,
     ) -> None:
-        problems = handler_problems(handlers)
-        if problems:
-            raise RuntimeError("handler table does not match the tool catalog:\n" + "\n".join(problems))
+        """`handlers`: a whole table, checked here; None: each group's handlers from their place
+        (`cdpilot.handlers.group_handlers`), imported and checked when first needed (`load_groups`)."""
+        self._handlers: dict[str, Handler] = {}
+        self._loaded_groups: set[str] = set()
+        if handlers is not None:
+            problems = handler_problems(handlers)
+            if problems:
+                raise RuntimeError(TABLE_MISMATCH + "\n".join(problems))
+            # Checked just above: every entry is an async handler taking its tool's model.
+            self._handlers.update(typing.cast(Mapping[str, Handler], handlers))
+            self._loaded_groups.update(GROUPS)
         self.ctx = ctx
-        # Checked just above: every entry is an async handler taking its tool's model.
-        self._handlers = typing.cast(Mapping[str, Handler], handlers)
         self._table = DISPATCH[ctx.mode]
         self._spellings = SPELLINGS[ctx.mode]
         self._parameters = parameters_by_tool(self._table)
         self._log = log or ErrorLog()
         self._limiter = RateLimiter(ctx.settings.rate_limit)
         self.files = SessionFiles(ctx.settings.output_dir)
+
+    def load_groups(self, groups: Collection[str]) -> list[str]:
+        """Import and check the handlers of those of `groups` not loaded yet: what is wrong with
+        them (`handler_problems`); a group with a problem stays unloaded."""
+        problems: list[str] = []
+        for group in sorted(set(groups) - self._loaded_groups):
+            found = group_handlers(group)
+            wrong = handler_problems(found, tools=found.keys())
+            if wrong:
+                problems += wrong
+                continue
+            self._handlers.update(typing.cast(Mapping[str, Handler], found))
+            self._loaded_groups.add(group)
+        return problems
+
+    def _handler(self, tool: ToolRoute) -> Handler:
+        """`tool`'s handler, its group loaded now if no call needed it before."""
+        if tool.name not in self._handlers:
+            problems = self.load_groups([GRANULAR_TOOL_GROUP[tool.name]])
+            if problems:
+                raise RuntimeError(TABLE_MISMATCH + "\n".join(problems))
+        return self._handlers[tool.name]
 
     def spell(self, tool: str) -> str:
         """A granular tool as the client must call it in the active mode."""
@@ -279,7 +319,7 @@ class Registry:
             with collecting_call_notes() as notes:
                 requests_before = self.ctx.connections.request_marks()
                 try:
-                    result = await self._handlers[tool.name](model, self.ctx)
+                    result = await self._handler(tool)(model, self.ctx)
                 except Exception as exc:
                     told = [*await self._news(tool.name, requests_before), *notes]
                     return self._failure(name, connection_id, exc, arguments or {}, told, reached=tool.name)
@@ -294,6 +334,8 @@ class Registry:
         await self.ctx.connections.settle_requests(requests_before)
         lines = self.ctx.connections.ended_news()
         for found in await self.ctx.connections.pause_news():
+            from cdpilot.answers.pause_answers import pause_news_line  # the debugger's answers: not loaded at start
+
             lines.append(self.render(pause_news_line(*found), called))
         return lines
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import ipaddress
 import re
-import socket
 from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
@@ -58,6 +57,8 @@ def canonical_host(host: str) -> str:
         except ValueError as exc:
             raise ValueError(f"{host!r} is not an IPv6 address") from exc
     if _IPV4_LIKE.fullmatch(host) and host[-1:].isdigit():
+        import socket  # here: the command line reads origins before the first answer, and socket costs 3 ms
+
         try:
             return socket.inet_ntoa(socket.inet_aton(host))
         except OSError:

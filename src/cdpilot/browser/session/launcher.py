@@ -29,7 +29,6 @@ however it went.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import fcntl
 import os
@@ -343,6 +342,8 @@ class LaunchedBrowser:
         module docstring for why the reaping waits until the group is killed."""
         if self.process.returncode is not None:
             return
+        import asyncio  # here, not at the top: a head start spawns before asyncio is imported
+
         loop = asyncio.get_running_loop()
         exited: asyncio.Future[None] = loop.create_future()
 
