@@ -120,13 +120,15 @@ class BrowserConnection:
         if frames is not None:
             frames.follow(cdp.browser)
         # Sent together, not one round trip after another (a launch waits for them): the
-        # browser handles one session's commands in order, and all are in before a page is attached.
-        await asyncio.gather(
+        # browser handles one session's commands in order, so all are in before the page the
+        # last one finds (or makes) is attached.
+        *_, first_page = await asyncio.gather(
             interceptor.start(cdp.browser),
             connection.downloads.start(cdp.browser, staging, owns_frame=owns_frame),
             cdp.browser.send("Target.setDiscoverTargets", {"discover": True}),  # replays targetCreated
+            connection._first_page_target(),
         )
-        await connection.use_target(await connection._first_page_target())
+        await connection.use_target(first_page)
         return connection
 
     @classmethod
@@ -216,6 +218,7 @@ class BrowserConnection:
         if self.lease is not None:
             await self._note_frames(session, self.lease)
         await self.emulation.attach(self.cdp, session)
+        # After Page.enable: a new page has its title ("about:blank") only once that is answered.
         info = (await self.cdp.browser.send("Target.getTargetInfo", {"targetId": target_id}))["targetInfo"]
         previous, self._page = self._page, session
         self.target_url, self.target_title = info["url"], info["title"]
@@ -232,12 +235,14 @@ class BrowserConnection:
         if self.viewport is None:
             return
         page = self.page
-        reply = await page.send(
-            "Runtime.evaluate",
-            {"expression": "[outerWidth - innerWidth, outerHeight - innerHeight]", "returnByValue": True},
+        reply, window = await asyncio.gather(
+            page.send(
+                "Runtime.evaluate",
+                {"expression": "[outerWidth - innerWidth, outerHeight - innerHeight]", "returnByValue": True},
+            ),
+            self.cdp.browser.send("Browser.getWindowForTarget", {"targetId": page.target_id}),
         )
         extra_width, extra_height = reply["result"]["value"]
-        window = await self.cdp.browser.send("Browser.getWindowForTarget", {"targetId": page.target_id})
         bounds = {"width": self.viewport[0] + extra_width, "height": self.viewport[1] + extra_height}
         await self.cdp.browser.send("Browser.setWindowBounds", {"windowId": window["windowId"], "bounds": bounds})
         # The browser answers before the page has the new size (a loaded machine showed the old

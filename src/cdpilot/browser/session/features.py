@@ -59,15 +59,17 @@ class PageFeatures:
         raise StateError(f"This target has no {kind.__name__}.")
 
     async def attach(self, cdp: CdpConnection, session: CdpSession) -> None:
+        # Together, not one round trip after another; the children last, after each collector
+        # has started afresh on this page (before its first await), as they add each child's
+        # subscriptions to it.
         await asyncio.gather(
             self.console.attach(session),
             self.network.attach(session),
             self.dialogs.attach(session),
             self.debugger.attach(session),
             _intercept_file_choosers(session),
+            self.children.attach(cdp, session, self._collect_from_child),
         )
-        # After the collectors start afresh on this page: they add each child's subscriptions.
-        await self.children.attach(cdp, session, self._collect_from_child)
 
     async def _collect_from_child(self, child: CdpSession) -> None:
         await asyncio.gather(self.console.attach_child(child), self.network.attach_child(child))
