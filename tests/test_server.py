@@ -86,15 +86,20 @@ class Idle:
         return None
 
 
+def backend_with_navigate_missing(monkeypatch: pytest.MonkeyPatch, stops: Stops) -> Backend:
+    """A backend whose first call lists the connections, and whose navigation group is broken."""
+    monkeypatch.delattr(cdpilot.handlers.navigation, "navigate")
+    first_call = FirstCall("legacy")
+    first_call.tool = "chrome_list_connections"
+    return Backend("legacy", Settings(), stop=stops, first_call=first_call)
+
+
 @pytest.mark.anyio
 async def test_a_broken_group_stops_the_server_once_it_loads_not_before(monkeypatch: pytest.MonkeyPatch) -> None:
     """A first call loads its own groups only: it is served though another group is broken,
     which stops the server when the rest is loaded after it."""
-    monkeypatch.delattr(cdpilot.handlers.navigation, "navigate")
-    first_call = FirstCall("legacy")
-    first_call.tool = "chrome_list_connections"
     stops = Stops()
-    backend = Backend("legacy", Settings(), stop=stops, first_call=first_call)
+    backend = backend_with_navigate_missing(monkeypatch, stops)
     try:
         result = await backend.call("chrome_list_connections", {})
         assert not result.is_error and stops.count == 0
@@ -109,11 +114,8 @@ async def test_a_broken_group_stops_the_server_once_it_loads_not_before(monkeypa
 
 @pytest.mark.anyio
 async def test_a_call_to_a_broken_group_gets_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delattr(cdpilot.handlers.navigation, "navigate")
-    first_call = FirstCall("legacy")
-    first_call.tool = "chrome_list_connections"
     stops = Stops()
-    backend = Backend("legacy", Settings(), stop=stops, first_call=first_call)
+    backend = backend_with_navigate_missing(monkeypatch, stops)
     try:
         await backend.call("chrome_list_connections", {})
         call = asyncio.ensure_future(backend.call("reload", {}))  # the navigation group's first call
