@@ -11,14 +11,14 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from cdpilot_generated import manifests
 
-from cdpilot.server.first_lines import EarlyAnswers, FirstLines, read_first_lines
+from cdpilot.server.first_lines import QUIET_S, EarlyAnswers, FirstLines, read_first_lines
 from cdpilot.server.tool_filter import tools_list_json
 from tests.e2e.harness import server_env
 
@@ -35,7 +35,9 @@ def line(message: dict[str, Any] | str) -> bytes:
 
 
 @contextmanager
-def first_lines(*pieces: bytes, pause_s: float = 0.0) -> Iterator[tuple[FirstLines, EarlyAnswers, list[Any]]]:
+def first_lines(
+    *pieces: bytes, pause_s: float = 0.0, on_quiet: Callable[[], object] | None = None
+) -> Iterator[tuple[FirstLines, EarlyAnswers, list[Any]]]:
     """What `read_first_lines` returns, decided and wrote when stdin brings `pieces` (each
     written after `pause_s`) and then ends."""
     stdin_read, stdin_write = os.pipe()
@@ -51,7 +53,7 @@ def first_lines(*pieces: bytes, pause_s: float = 0.0) -> Iterator[tuple[FirstLin
     feeder.start()
     answers = EarlyAnswers("legacy", tools_list_json("legacy", None))
     try:
-        first = read_first_lines(stdin_read, out_write, answers)
+        first = read_first_lines(stdin_read, out_write, answers, on_quiet)
         os.close(out_write)
         with os.fdopen(out_read, "rb") as out:
             written = [json.loads(reply) for reply in out.read().splitlines()]
@@ -79,6 +81,33 @@ def test_lines_that_arrive_in_pieces_are_answered_whole_and_the_end_of_input_sto
         assert [reply["id"] for reply in out] == [0]
         assert answers.early == [INITIALIZE, INITIALIZED]
         assert (first.first_tool, first.unread) == (None, b"")
+
+
+def test_a_client_that_falls_quiet_is_told_once() -> None:
+    """The cue that starts the server's imports: stdin silent for `QUIET_S` while a line is
+    awaited, here before each of two pieces, and told the first time only."""
+    quiet: list[str] = []
+    pieces = (line(INITIALIZE), line(INITIALIZED) + line(CALL))
+    with first_lines(*pieces, pause_s=QUIET_S * 5, on_quiet=lambda: quiet.append("quiet")) as (first, _, out):
+        assert (first.first_tool, [reply["id"] for reply in out]) == ("navigate", [0])
+    assert quiet == ["quiet"]
+
+
+def test_a_client_whose_first_call_is_already_there_is_not_told() -> None:
+    """A first call that comes with the handshake is read without a wait, and the cue never
+    fires: the server spawns that call's browser before it starts importing."""
+    stdin_read, stdin_write = os.pipe()
+    out_read, out_write = os.pipe()
+    os.write(stdin_write, line(INITIALIZE) + line(INITIALIZED) + line(CALL))
+    os.close(stdin_write)
+    quiet: list[str] = []
+    try:
+        answers = EarlyAnswers("legacy", tools_list_json("legacy", None))
+        first = read_first_lines(stdin_read, out_write, answers, lambda: quiet.append("quiet"))
+    finally:
+        for fd in (stdin_read, out_read, out_write):
+            os.close(fd)
+    assert (first.first_tool, quiet) == ("navigate", [])
 
 
 @pytest.mark.parametrize(

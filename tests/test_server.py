@@ -4,8 +4,10 @@ what the server imports before its handshake, and the SDK's server with progress
 from __future__ import annotations
 
 import asyncio
+import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,10 +20,12 @@ from mcp.server.session import ServerSession
 import cdpilot.handlers.navigation
 from cdpilot.context import Settings
 from cdpilot.progress import report
+from cdpilot.server import app, startup
 from cdpilot.server.app import Backend
 from cdpilot.server.call_results import CallResult, TextBlock
 from cdpilot.server.fast_path import CallTool
 from cdpilot.server.file_links import SessionFiles
+from cdpilot.server.first_lines import EarlyAnswers, FirstLines
 from cdpilot.server.head_start import FirstCall
 from cdpilot.server.registry import Registry
 from cdpilot.server.sdk_server import build_server
@@ -150,6 +154,50 @@ def test_the_server_module_imports_nothing_heavy() -> None:
         "cdpilot_generated.catalog",
     )
     assert imported_by("cdpilot.cli, cdpilot.server.app", heavy) == "[]"
+
+
+class StartOrder:
+    """`startup.serve_stdio` with its first lines, spawn, loader and loop replaced by records
+    of when each ran; `quiet`: the client falls quiet before its first call comes."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, *, quiet: bool) -> None:
+        self.events: list[str] = []
+        loaded = threading.Event()
+
+        def load_server(first_call: FirstCall) -> None:
+            self.events.append("loader")
+            loaded.set()
+
+        def read_first_lines(read_fd: int, write_fd: int, answers: EarlyAnswers, on_quiet: Any) -> FirstLines:
+            if quiet:
+                on_quiet()
+                assert loaded.wait(5)
+            return FirstLines(b"", "navigate")
+
+        async def serve(*args: Any) -> int:
+            args[4].join()  # the loader thread
+            return 0
+
+        monkeypatch.setattr(startup, "load_server", load_server)
+        monkeypatch.setattr(startup, "read_first_lines", read_first_lines)
+        monkeypatch.setattr(startup, "browser_ahead", lambda mode, settings, tool: self.events.append("spawn"))
+        monkeypatch.setattr(app, "serve", serve)
+        monkeypatch.setattr(signal, "signal", lambda *args: None)  # this process's own handlers stay
+        monkeypatch.setattr(sys, "setswitchinterval", lambda interval: None)  # and so does its switch interval
+
+    def run(self) -> list[str]:
+        assert startup.serve_stdio("legacy", Settings(), "started") == 0
+        return self.events
+
+
+def test_a_prompt_first_call_spawns_its_browser_before_the_imports_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loader's imports would take the interpreter lock from the spawn (15-20 ms later, measured)."""
+    assert StartOrder(monkeypatch, quiet=False).run() == ["spawn", "loader"]
+
+
+def test_a_quiet_client_has_the_imports_started_while_it_thinks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once, though the first lines end after it: starting the thread twice would raise."""
+    assert StartOrder(monkeypatch, quiet=True).run() == ["loader", "spawn"]
 
 
 def test_the_head_start_spawns_without_the_cdp_client_or_asyncio() -> None:

@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+import select
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +43,10 @@ RequestId = int | str
 # Read ahead before the loop runs, at most, in search of a line's end: a longer first line is
 # left to the wire, which bounds lines and answers an overlong one.
 MAX_FIRST_READ_BYTES = 1 << 20
+# How long stdin may stay silent before the reader calls its `on_quiet`: a client that sends its
+# first call right after the handshake does so within a few ms (the SDK's, 1-2 ms measured);
+# one that waits longer is thinking (an agent's first turn takes seconds).
+QUIET_S = 0.02
 
 # The client capabilities whose values are objects of objects, with the names each may hold
 # (None: any): the ones this side knows the SDK's models take. roots has its own rule.
@@ -123,16 +128,23 @@ class FirstLines:
     """The tool the first request not answered calls (None: it is no tools/call, or input ended)."""
 
 
-def read_first_lines(read_fd: int, write_fd: int, answers: EarlyAnswers) -> FirstLines:
+def read_first_lines(
+    read_fd: int, write_fd: int, answers: EarlyAnswers, on_quiet: Callable[[], object] | None = None
+) -> FirstLines:
     """Read and answer, blocking, until the first message that is neither answered here nor
     the ``notifications/initialized`` that follows an answered initialize (kept for the SDK);
     that message, and everything after it, stays unread. A line that is not a JSON-RPC
     object, input that ends and a reply that cannot be written stop it too: the wire
-    answers, ends or fails as it would have."""
+    answers, ends or fails as it would have. `on_quiet` is called, once, when stdin has
+    brought nothing for `QUIET_S` while a line is awaited: the caller's cue that the client is
+    not about to send its first call."""
     buffer = b""
     while True:
         end = buffer.find(b"\n")
         if end < 0:
+            if on_quiet is not None and not select.select([read_fd], [], [], QUIET_S)[0]:
+                on_quiet()
+                on_quiet = None
             chunk = os.read(read_fd, 1 << 16) if len(buffer) < MAX_FIRST_READ_BYTES else b""
             if not chunk:
                 return FirstLines(buffer, None)

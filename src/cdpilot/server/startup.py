@@ -7,14 +7,18 @@ nothing can shorten but starting it sooner. So, importing no more than the stand
 library (asyncio excepted, which alone costs about as much as the interpreter's start) and
 the generated manifest, `serve_stdio`:
 
-1. starts a thread that configures the log and imports asyncio, the server
-   (`cdpilot.server.app`) and the call layer (`app.load_call_layer`), with the handlers of
-   the first call if it has come by then (`head_start.FirstCall`);
-2. answers the first lines with blocking reads (`first_lines.read_first_lines`) until the
+1. answers the first lines with blocking reads (`first_lines.read_first_lines`) until the
    first request that is not answered there;
-3. if that request calls a page tool that will launch a browser, starts the browser now
-   (`head_start.browser_ahead`), and has the thread load that tool's handlers only;
-4. runs the event loop (`app.serve`), whose wire and handshake go on from where step 2
+2. if that request calls a page tool that will launch a browser, starts the browser now
+   (`head_start.browser_ahead`);
+3. starts a thread that configures the log and imports asyncio, the server
+   (`cdpilot.server.app`) and the call layer (`app.load_call_layer`), with the handlers of
+   the first call if it has come by then (`head_start.FirstCall`): after step 2, or sooner,
+   as soon as the client falls quiet during step 1 (`first_lines.QUIET_S`), so that it fills
+   the client's thinking time and never holds up the browser's spawn (the thread's imports
+   would take the interpreter lock from it: the spawn came 15-20 ms later with the thread
+   started first, measured);
+4. runs the event loop (`app.serve`), whose wire and handshake go on from where step 1
    stopped, losing nothing.
 
 Until the loop takes them over, SIGTERM, SIGINT and SIGHUP end the server at once, as
@@ -61,13 +65,12 @@ def serve_stdio(mode: Mode, settings: Settings, started: str) -> int:
         signal.signal(sig, _raise_stopped)
     try:
         print(started, file=sys.stderr, flush=True)
-        sys.setswitchinterval(LOADING_SWITCH_INTERVAL_S)
-        loader.start()
         answers = EarlyAnswers(mode, tools_list_json(mode, settings.tools))
-        first = read_first_lines(0, 1, answers)
+        first = read_first_lines(0, 1, answers, on_quiet=lambda: start_loading(loader))
         if first.first_tool is not None:
             first_call.tool = first.first_tool
             head_start = browser_ahead(mode, settings, first.first_tool)
+        start_loading(loader)
         import asyncio
 
         from cdpilot.server.app import serve
@@ -77,6 +80,13 @@ def serve_stdio(mode: Mode, settings: Settings, started: str) -> int:
         if head_start is not None:
             head_start.process.kill_now()
         return 0
+
+
+def start_loading(loader: threading.Thread) -> None:
+    """Start `loader` (`load_server`) unless it has been started already."""
+    if loader.ident is None:
+        sys.setswitchinterval(LOADING_SWITCH_INTERVAL_S)
+        loader.start()
 
 
 def load_server(first_call: FirstCall) -> None:
