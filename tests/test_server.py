@@ -218,13 +218,17 @@ def test_the_first_lines_are_answered_without_logging_or_socket() -> None:
 def test_a_first_navigate_loads_the_handlers_of_its_own_group_only() -> None:
     """The thirteen handler modules cost about 40 ms to import: the thread that loads the call
     layer for a first navigate imports the navigation group's (and what they share) alone."""
-    probe = (
-        "import sys; from cdpilot.server import app; from cdpilot.server.head_start import FirstCall; "
-        "first = FirstCall('legacy'); first.tool = 'navigate'; app.load_call_layer(first); "
-        "print(sorted(m for m in sys.modules if m.startswith('cdpilot.handlers')))"
-    )
-    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip()
+    found = loaded_for_a_first_navigate(("cdpilot.handlers",))
     assert found == "['cdpilot.handlers', 'cdpilot.handlers.common', 'cdpilot.handlers.navigation']"
+
+
+def test_a_first_navigate_loads_no_debugger_machinery() -> None:
+    """A page's debugger is made on first use: breakpoints, source maps, sources, stepping and
+    remote values (about 20 ms of a first navigate's imports) wait for a call that needs them."""
+    found = loaded_for_a_first_navigate(
+        ("cdpilot.browser.debugger", "cdpilot.browser.sourcemaps", "cdpilot.browser.value_facts", "urllib.request")
+    )
+    assert found == "['cdpilot.browser.debugger', 'cdpilot.browser.debugger.debugger_facts']"
 
 
 def test_the_call_layer_imports_no_sdk() -> None:
@@ -254,6 +258,17 @@ def test_the_call_layer_loads_websockets_only_with_a_websocket() -> None:
     importlib.metadata it pulls in, ~45 ms measured) to the first websocket it opens."""
     call_layer = "cdpilot.server.app, cdpilot.server.registry, cdpilot.handlers.table, cdpilot.browser.session.manager"
     assert imported_by(call_layer, ("websockets",)) == "[]"
+
+
+def loaded_for_a_first_navigate(prefixes: tuple[str, ...]) -> str:
+    """The modules starting with one of `prefixes` that the thread loading the call layer for a
+    first navigate imports, in a fresh interpreter."""
+    probe = (
+        "import sys; from cdpilot.server import app; from cdpilot.server.head_start import FirstCall; "
+        "first = FirstCall('legacy'); first.tool = 'navigate'; app.load_call_layer(first); "
+        f"print(sorted(m for m in sys.modules if m.startswith({prefixes!r})))"
+    )
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip()
 
 
 def imported_by(modules: str, prefixes: tuple[str, ...]) -> str:

@@ -1,4 +1,5 @@
-"""`PageFeatures.unless_blocked` and a debugger pause, on a real Chromium.
+"""`PageFeatures.unless_blocked` and a debugger pause, on a real Chromium, and the debugger
+made on first use.
 
 A command whose page code pauses is not answered until resume: the race must end the
 wait at once with the pause. A pause that was already there does not block reading.
@@ -8,12 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 
+from cdpilot.browser.debugger.page_debugger import PageDebugger
 from cdpilot.browser.page.loading import navigate
 from cdpilot.browser.session.browser_connection import BrowserConnection
+from cdpilot.browser.session.features import PageFeatures
+from cdpilot.cdp import CdpSession
 from cdpilot.errors import ExecutionPausedError
 from tests.support.bundle_site import BUNDLE_PAGES, ts_line
 from tests.support.pages import serve_pages
@@ -104,3 +110,71 @@ async def test_turning_the_debugger_off_while_bundles_load_leaves_no_breakpoint(
             await debugger.enable()
             assert await debugger.breakpoints() == []
             await debugger.disable()
+
+
+class CountedDebugger:
+    """A `PageFeatures.new_debugger` that counts the debuggers it makes."""
+
+    def __init__(self) -> None:
+        self.made: list[PageDebugger] = []
+
+    def __call__(self) -> PageDebugger:
+        self.made.append(PageDebugger())
+        return self.made[-1]
+
+
+@asynccontextmanager
+async def own_page(browser: BrowserConnection, features: PageFeatures) -> AsyncIterator[CdpSession]:
+    """A tab of its own with `features` attached (the connection's own page has a debugger of
+    its own on that session already, which would see the same pauses), closed after."""
+    target = await browser.open_page("about:blank")
+    session = await browser.cdp.attach(target)
+    await features.attach(browser.cdp, session)
+    try:
+        yield session
+    finally:
+        await browser.cdp.browser.send("Target.closeTarget", {"targetId": target})
+
+
+def evaluate_on(session: CdpSession, expression: str) -> Any:
+    return session.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+
+
+async def test_a_page_is_attached_and_raced_without_a_debugger_until_one_is_asked_for(
+    browser: BrowserConnection,
+) -> None:
+    """The debugger's modules are a fifth of a first navigate's imports: attaching a page and
+    racing its commands must not make one, and the one made later follows that page's session
+    (its pauses end a race, as a debugger made with the page does)."""
+    new_debugger = CountedDebugger()
+    features = PageFeatures(new_debugger=new_debugger)
+    async with own_page(browser, features) as session:
+        reply = await features.unless_blocked(evaluate_on(session, "1 + 1"))
+        features.raise_if_blocked()
+        assert (reply["result"]["value"], features.pause, new_debugger.made) == (2, None, [])
+
+        debugger = features.debugger
+        assert new_debugger.made == [debugger] and features.debugger is debugger  # made once
+        await debugger.enable()
+        with pytest.raises(ExecutionPausedError):
+            await features.unless_blocked(evaluate_on(session, "debugger;"))
+        assert features.pause is debugger.paused is not None
+        await debugger.resume(2000)
+
+
+async def test_a_pause_of_a_debugger_made_during_the_race_ends_it(browser: BrowserConnection) -> None:
+    """The race waits for a pause of the debugger it had not when it began: one made (and
+    turned on) by the operation itself."""
+    features = PageFeatures()
+    async with own_page(browser, features) as session:
+
+        async def turn_on_and_pause() -> Any:
+            await features.debugger.enable()
+            return await evaluate_on(session, "debugger;")
+
+        started = time.monotonic()
+        with pytest.raises(ExecutionPausedError) as caught:
+            await features.unless_blocked(turn_on_and_pause())
+        assert time.monotonic() - started < PROMPT_S
+        assert caught.value.pause.reason == "debugger statement"
+        await features.debugger.resume(2000)

@@ -11,11 +11,13 @@ for the next command, as plain strings.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from cdpilot.browser.observe.console_facts import ConsoleEntry
-from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
 from cdpilot.errors import ExecutionPausedError
+
+if TYPE_CHECKING:  # field types only
+    from cdpilot.browser.observe.console_facts import ConsoleEntry
+    from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
 
 ExceptionState = Literal["none", "uncaught", "all"]
 RunCommand = Literal["resume", "over", "into", "out"]  # how execution was let go on: resume or a step

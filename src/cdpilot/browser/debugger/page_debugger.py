@@ -86,6 +86,13 @@ class PageDebugger:
 
     async def attach(self, session: CdpSession) -> None:
         """Follow a page session; if its target had the debugger on, turn it on again as it was."""
+        self.follow(session)
+        if self.config.enabled:
+            await self._apply(self.config)
+
+    def follow(self, session: CdpSession) -> None:
+        """Follow a page session's events, the debugger's settings left as they are (off, for a
+        debugger made after its page was attached)."""
         self._session = session
         parts = (self.scripts, self.variables, self.maps, self.names, self._breakpoints, self._triggers, self._run)
         for part in parts:
@@ -100,8 +107,6 @@ class PageDebugger:
                 "Runtime.executionContextsCleared": self._on_contexts_cleared,
             },
         )
-        if self.config.enabled:
-            await self._apply(self.config)
 
     async def _apply(self, config: DebugConfig) -> None:
         session = self._require_session()

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
+if TYPE_CHECKING:  # a field type only
+    from cdpilot.browser.sourcemaps.sourcemap_facts import OriginalPlace
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,14 @@ import them without loading the protocol client.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from cdpilot.browser.debugger.debugger_facts import Pause
-from cdpilot.browser.value_facts import Value
 from cdpilot.errors import DialogOpenError
 from cdpilot.text import clip
+
+if TYPE_CHECKING:  # field types only
+    from cdpilot.browser.debugger.debugger_facts import Pause
+    from cdpilot.browser.value_facts import Value
 
 DIALOG_PREVIEW_CHARS = 200
 

@@ -26,10 +26,9 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cdpilot.browser.debugger.debugger_facts import Pause
-from cdpilot.browser.debugger.page_debugger import PageDebugger
 from cdpilot.browser.observe.console import ConsoleLog
 from cdpilot.browser.session.connection_facts import ConnectionKind
 from cdpilot.browser.session.features import PageFeatures
@@ -37,6 +36,9 @@ from cdpilot.browser.session.node_program import LaunchedProgram, ProgramExit
 from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession, Subscriptions, WebSocketTransport
 from cdpilot.cdp.node_workers import NodeWorkers
 from cdpilot.errors import BrowserConnectionError, CdpCommandError, CdpTimeoutError
+
+if TYPE_CHECKING:
+    from cdpilot.browser.debugger.page_debugger import PageDebugger
 
 _log = logging.getLogger(__name__)
 ATTACH_TIMEOUT_S = 5.0
@@ -205,7 +207,9 @@ class NodeConnection:
 
     def _new_features(self) -> PageFeatures:
         """A thread's features: its own debugger (which reads source maps from disk), the family's console."""
-        return PageFeatures(console=self.console, debugger=PageDebugger(node=True))
+        from cdpilot.browser.debugger.page_debugger import PageDebugger  # imported once a program is debugged
+
+        return PageFeatures(console=self.console, new_debugger=lambda: PageDebugger(node=True))
 
     async def _join(self, thread: NodeThread, timeout_s: float) -> None:
         if self.threads:
