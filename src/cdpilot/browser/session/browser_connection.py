@@ -231,7 +231,9 @@ class BrowserConnection:
 
         Why measured: the browser's UI takes part of the window, headless too, and its height
         varies with the version. Each window is fitted when cdpilot opens it: headless
-        Chromium gives a new tab a window of its own, at the launch size."""
+        Chromium gives a new tab a window of its own, at the launch size. Measured once the
+        page's domains are enabled (`use_target`): sent with the enables, the measure saw no
+        UI at all (outerHeight equal to innerHeight), and the page came out 56 px short."""
         if self.viewport is None:
             return
         page = self.page
