@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from cdpilot import progress
-from cdpilot.browser.debugger.debugger_facts import Pause, pause_of
 from cdpilot.browser.own_scripts import own_expression
 from cdpilot.browser.page.page_facts import LoadProgress, NavigationKind, NavigationResult, dialog_of
 from cdpilot.browser.page.urls import normalize_url
@@ -31,6 +30,9 @@ from cdpilot.errors import (
     FieldProblem,
     StateError,
 )
+
+if TYPE_CHECKING:
+    from cdpilot.browser.debugger.debugger_facts import Pause
 
 WaitUntil = Literal["load", "domcontentloaded", "networkidle"]
 
@@ -179,6 +181,8 @@ async def _run(
                 try:  # bounded by the timeout around it
                     status = await conn.features.unless_blocked(watch.status_once_reached(events))
                 except ExecutionPausedError as exc:  # a breakpoint in the new page's scripts: report it now
+                    from cdpilot.browser.debugger.debugger_facts import pause_of  # in with the debugger that paused
+
                     pause = pause_of(exc)
     except DialogOpenError as exc:
         if exc.dialog.type != "beforeunload":

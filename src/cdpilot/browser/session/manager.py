@@ -23,9 +23,8 @@ import os
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cdpilot.browser.debugger.debugger_facts import Pause
 from cdpilot.browser.page.origin_policy import OriginPolicy
 from cdpilot.browser.page.urls import normalize_url
 from cdpilot.browser.session.browser_connection import BrowserConnection
@@ -40,6 +39,9 @@ from cdpilot.browser.session.node_program import LaunchedProgram
 from cdpilot.browser.session.shared_browser import SharedBrowser
 from cdpilot.cdp import DevToolsEndpoint, WebSocketTransport, discover_endpoint
 from cdpilot.errors import BrowserConnectionError, CdpCommandError, CdpTimeoutError, NoPageError, StateError
+
+if TYPE_CHECKING:  # made by the debugger, which imports them: not at start
+    from cdpilot.browser.debugger.debugger_facts import Pause
 
 Connection = BrowserConnection | NodeConnection
 

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cdpilot.browser.debugger.debugger_facts import Pause
 from cdpilot.browser.observe.console import ConsoleLog
 from cdpilot.browser.session.connection_facts import ConnectionKind
 from cdpilot.browser.session.features import PageFeatures
@@ -37,7 +36,8 @@ from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession, Subscriptions, WebS
 from cdpilot.cdp.node_workers import NodeWorkers
 from cdpilot.errors import BrowserConnectionError, CdpCommandError, CdpTimeoutError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported once a program is debugged
+    from cdpilot.browser.debugger.debugger_facts import Pause
     from cdpilot.browser.debugger.page_debugger import PageDebugger
 
 _log = logging.getLogger(__name__)
@@ -271,6 +271,8 @@ class NodeConnection:
 
     def pause_shown(self, pause: object, thread: NodeThread | None = None) -> None:
         """An answer showed this pause of the current thread (or of `thread`): it is no news any more."""
+        from cdpilot.browser.debugger.debugger_facts import Pause  # in with the debugger that paused
+
         assert isinstance(pause, Pause)
         key = id(thread or self.current)
         self._shown_pauses[key] = max(pause.number, self._shown_pauses.get(key, 0))
