@@ -143,7 +143,9 @@ async def test_cpu_rate_is_reported_and_slows_the_page(tab: ModeClient) -> None:
     answer = await tab.ok("emulate", cpu_rate=20)
     assert answer.endswith("- CPU: 20× slower")
     # A lower bound only: 20 times slower in theory, at least 3 times however busy the machine is.
-    assert await tab.js(BUSY_MS) >= 3 * fastest
+    # The slowest of three: on a loaded machine the first script after the command once ran at
+    # full speed (14.5 against 13.7 ms), the browser's throttling not yet in place.
+    assert max([await tab.js(BUSY_MS) for _ in range(3)]) >= 3 * fastest
 
 
 async def test_clear_gives_the_page_its_own_values_back(tab: ModeClient, site_url: str) -> None:
