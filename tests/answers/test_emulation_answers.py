@@ -7,11 +7,11 @@ from cdpilot.browser.emulation.emulation_facts import (
     EmulationReport,
     EmulationState,
     Geolocation,
+    MediaEmulation,
     NetworkThrottle,
     Viewport,
 )
 from cdpilot.browser.emulation.emulation_presets import NETWORK_PRESETS
-from cdpilot.browser.page.page_facts import MediaEmulation
 
 URL = "http://127.0.0.1:8000/"
 

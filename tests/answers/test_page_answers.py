@@ -22,18 +22,10 @@ from cdpilot.answers.page_answers import (
     targets_answer,
     viewport_answer,
 )
-from cdpilot.browser.page.page_facts import (
-    ImageLimits,
-    MediaEmulation,
-    NavigationKind,
-    NavigationResult,
-    Screenshot,
-    ScreenshotCut,
-    TargetClosed,
-    TargetEntry,
-    TargetSwitch,
-    ViewportSet,
-)
+from cdpilot.browser.emulation.emulation_facts import MediaEmulation, ViewportSet
+from cdpilot.browser.page.capture_facts import ImageLimits, Screenshot, ScreenshotCut
+from cdpilot.browser.page.page_facts import NavigationKind, NavigationResult
+from cdpilot.browser.page.tab_facts import TargetClosed, TargetEntry, TargetSwitch
 
 HOME = TargetEntry(0, "T0", "page", "Home", "http://127.0.0.1:8000/", current=False)
 LOGIN = TargetEntry(1, "T1", "page", "Sign in", "http://127.0.0.1:8000/login", current=True)

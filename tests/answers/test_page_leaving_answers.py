@@ -9,14 +9,8 @@ from cdpilot.answers.action_answers import dialog_answered_line, effects_lines
 from cdpilot.answers.page_answers import close_answered_answer, closed_target_answer, navigation_answer, new_tab_answer
 from cdpilot.answers.page_leaving_answers import closed_itself_line
 from cdpilot.browser.dom.element_facts import Effects, Navigation
-from cdpilot.browser.page.page_facts import (
-    CloseAsked,
-    DialogInfo,
-    LoadProgress,
-    NavigationResult,
-    TargetClosed,
-    TargetEntry,
-)
+from cdpilot.browser.page.page_facts import DialogInfo, LoadProgress, NavigationResult
+from cdpilot.browser.page.tab_facts import CloseAsked, TargetClosed, TargetEntry
 
 ASKING = DialogInfo("beforeunload", "", "")
 FORM = TargetEntry(1, "T1", "page", "Draft", "http://127.0.0.1:8000/draft", current=True)

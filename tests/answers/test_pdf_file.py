@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cdpilot.answers.page_answers import saved_pdf_answer
-from cdpilot.browser.page.page_facts import PdfFile
+from cdpilot.browser.page.capture_facts import PdfFile
 from cdpilot.browser.page.pdf import count_pages
 
 # The skeleton Chrome writes: a page tree (/Pages) over its page objects (/Page).

@@ -10,7 +10,7 @@ from cdpilot.answers.site_data_answers import (
     state_loaded_lines,
     storage_answer,
 )
-from cdpilot.browser.page.page_facts import Cookie, StorageNotLoaded, StorageState, WebStorage
+from cdpilot.browser.page.storage_facts import Cookie, StorageNotLoaded, StorageState, WebStorage
 
 SID = Cookie("sid", "v" * 100, ".example.com", "/", 1_800_000_000, True, True, "Lax", 103)
 

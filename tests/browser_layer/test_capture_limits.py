@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from cdpilot.browser.page.capture import MAX_CAPTURE_PIXELS, _capturable
-from cdpilot.browser.page.page_facts import ScreenshotCut
+from cdpilot.browser.page.capture_facts import ScreenshotCut
 from cdpilot.cdp import MAX_MESSAGE_BYTES
 
 

@@ -8,25 +8,16 @@ debugger's answers) below it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from cdpilot.answers.page_leaving_answers import close_asked_answer, leave_asked_lines, unfinished_load_lines
-from cdpilot.browser.page.page_facts import (
-    CloseAsked,
-    Download,
-    ImageFormat,
-    MediaEmulation,
-    NavigationKind,
-    NavigationResult,
-    PaperSize,
-    PdfFile,
-    Screenshot,
-    ScreenshotCut,
-    TargetClosed,
-    TargetEntry,
-    TargetSwitch,
-    ViewportSet,
-)
+from cdpilot.browser.page.page_facts import Download, NavigationKind, NavigationResult
+from cdpilot.browser.page.tab_facts import CloseAsked, TargetClosed, TargetEntry, TargetSwitch
 from cdpilot.text import clip, exact_size, human_size, one_line, plural
+
+if TYPE_CHECKING:  # the capture and emulation tools' facts: not imported by a first navigate's answer
+    from cdpilot.browser.emulation.emulation_facts import MediaEmulation, ViewportSet
+    from cdpilot.browser.page.capture_facts import ImageFormat, PaperSize, PdfFile, Screenshot, ScreenshotCut
 
 TARGET_LINE_CHARS = 160
 DOWNLOAD_URL_CHARS = 160

@@ -10,13 +10,8 @@ answer says how far it got and what still holds it.
 
 from __future__ import annotations
 
-from cdpilot.browser.page.page_facts import (
-    CloseAsked,
-    LoadProgress,
-    NavigationKind,
-    TargetClosed,
-    TargetEntry,
-)
+from cdpilot.browser.page.page_facts import LoadProgress, NavigationKind
+from cdpilot.browser.page.tab_facts import CloseAsked, TargetClosed, TargetEntry
 from cdpilot.text import clip, one_line, plural
 
 URL_CHARS = 160

@@ -11,7 +11,7 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from cdpilot.browser.page.page_facts import Cookie, StorageNotLoaded, StorageState, WebStorage
+from cdpilot.browser.page.storage_facts import Cookie, StorageNotLoaded, StorageState, WebStorage
 from cdpilot.text import clip, one_line, plural
 
 VALUE_CHARS = 40

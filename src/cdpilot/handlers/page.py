@@ -22,7 +22,7 @@ from cdpilot.answers.page_answers import (
     viewport_answer,
 )
 from cdpilot.browser.page import capture, pdf
-from cdpilot.browser.page.page_facts import ImageFormat, ImageLimits
+from cdpilot.browser.page.capture_facts import ImageFormat, ImageLimits
 from cdpilot.context import Image, Settings, ToolContext, ToolResult
 from cdpilot.handlers.common import browser
 from cdpilot.output_files import check_output_path, write_output

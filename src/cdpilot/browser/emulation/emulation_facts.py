@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cdpilot.browser.page.page_facts import MediaEmulation
-
 
 @dataclass(frozen=True)
 class NetworkThrottle:
@@ -102,3 +100,24 @@ class EmulationReport:
     state: EmulationState
     cleared: bool = False
     needs_reload: tuple[str, ...] = ()  # what the current document keeps until it is loaded again
+
+
+@dataclass(frozen=True)
+class ViewportSet:
+    """The viewport override asked for, and what the page measures once it is in place."""
+
+    width: int
+    height: int
+    device_scale_factor: float
+    mobile: bool
+    inner_width: int
+    inner_height: int
+
+
+@dataclass(frozen=True)
+class MediaEmulation:
+    """The emulated CSS media type and features; None means the browser's own value."""
+
+    media: str | None
+    color_scheme: str | None
+    reduced_motion: str | None

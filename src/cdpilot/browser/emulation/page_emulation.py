@@ -27,10 +27,10 @@ from cdpilot.browser.emulation.emulation_facts import (
     EmulationReport,
     EmulationState,
     Geolocation,
+    MediaEmulation,
     NetworkThrottle,
     Viewport,
 )
-from cdpilot.browser.page.page_facts import MediaEmulation
 from cdpilot.browser.target import Target, page_of
 from cdpilot.cdp import CdpConnection, CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpilotError

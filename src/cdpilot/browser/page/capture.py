@@ -21,17 +21,9 @@ from typing import Any
 
 from cdpilot import progress
 from cdpilot.browser.emulation import page_emulation
-from cdpilot.browser.emulation.emulation_facts import Viewport
+from cdpilot.browser.emulation.emulation_facts import MediaEmulation, Viewport, ViewportSet
 from cdpilot.browser.own_scripts import own_expression, page_script
-from cdpilot.browser.page.page_facts import (
-    ImageFormat,
-    ImageLimits,
-    MediaEmulation,
-    Screenshot,
-    ScreenshotArea,
-    ScreenshotCut,
-    ViewportSet,
-)
+from cdpilot.browser.page.capture_facts import ImageFormat, ImageLimits, Screenshot, ScreenshotArea, ScreenshotCut
 from cdpilot.browser.target import Target, page_of
 from cdpilot.cdp import MAX_MESSAGE_BYTES
 from cdpilot.errors import ArgumentError, ExecutionError, FieldProblem, StateError

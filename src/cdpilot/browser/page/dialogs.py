@@ -10,10 +10,14 @@ races operations against a dialog opening.
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
-from cdpilot.browser.page.page_facts import DialogInfo, PendingClose
+from cdpilot.browser.page.page_facts import DialogInfo
 from cdpilot.cdp import CdpEvent, CdpSession, Subscriptions
 from cdpilot.errors import CdpCommandError, CdpTimeoutError, DialogOpenError, StateError
+
+if TYPE_CHECKING:
+    from cdpilot.browser.page.tab_facts import PendingClose
 
 
 class DialogWatcher:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import re
 
-from cdpilot.browser.page.page_facts import PaperSize, PdfFile
+from cdpilot.browser.page.capture_facts import PaperSize, PdfFile
 from cdpilot.browser.target import Target, page_of
 
 PAPER_INCHES: dict[PaperSize, tuple[float, float]] = {"letter": (8.5, 11), "a4": (8.27, 11.69), "legal": (8.5, 14)}

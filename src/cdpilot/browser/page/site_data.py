@@ -32,7 +32,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from cdpilot.browser.own_scripts import own_expression, page_script
-from cdpilot.browser.page.page_facts import Cookie, StorageNotLoaded, StorageState, WebStorage
+from cdpilot.browser.page.storage_facts import Cookie, StorageNotLoaded, StorageState, WebStorage
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import CdpSession, EventStream
 from cdpilot.errors import ArgumentError, CdpCommandError, CdpilotError, FieldProblem, StateError

@@ -10,13 +10,7 @@ from __future__ import annotations
 import asyncio
 import fnmatch
 
-from cdpilot.browser.page.page_facts import (
-    CloseAsked,
-    PendingClose,
-    TargetClosed,
-    TargetEntry,
-    TargetSwitch,
-)
+from cdpilot.browser.page.tab_facts import CloseAsked, PendingClose, TargetClosed, TargetEntry, TargetSwitch
 from cdpilot.browser.session.browser_connection import BrowserConnection
 from cdpilot.cdp import EventStream
 from cdpilot.errors import ArgumentError, CdpCommandError, DialogOpenError, FieldProblem, StateError
