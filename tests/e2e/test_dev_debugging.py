@@ -23,11 +23,13 @@ from tests.support.devservers import (
     built_site_fixture,
     dev_server_fixture,
     marker_line,
+    tail,
 )
 from tests.support.pages import directory_pages, serve_pages
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 REWRITE_EVERY_POLLS = 30  # 3 s of polling the list before an edit is written again
+EDIT_WITHIN_S = 40
 
 vite_react_dev = dev_server_fixture("vite-react")
 vue_dev = dev_server_fixture("vue")
@@ -44,12 +46,14 @@ async def vite(debugging: ModeClient, vite_react_dev: DevServer) -> ModeClient:
     return debugging
 
 
-async def edited_until_listed(client: ModeClient, path: Path, text: str, listed: str, within_s: float = 40) -> str:
+async def edited_until_listed(client: ModeClient, server: DevServer, path: Path, text: str, listed: str) -> str:
     """Write `text` into `path` of the served copy and poll the breakpoint list until it shows
     `listed`. The dev server pushes a hot update once it sees the edit and the page's update
     client is connected (on a loaded machine, its connection may come after a first edit), so
-    the same text is written again every few seconds until the page has it."""
-    with anyio.fail_after(within_s):
+    the same text is written again every few seconds until the page has it. A failure shows
+    the last list, the scripts the page loaded from that file and the dev server's log."""
+    found = ""
+    with anyio.move_on_after(EDIT_WITHIN_S):
         while True:
             path.write_text(text)
             for _ in range(REWRITE_EVERY_POLLS):
@@ -57,6 +61,16 @@ async def edited_until_listed(client: ModeClient, path: Path, text: str, listed:
                 if listed in found:
                     return found
                 await anyio.sleep(0.1)
+    scripts = await client.ok("debugger_list_scripts", filter=path.name)
+    raise AssertionError(
+        f"no {listed!r} within {EDIT_WITHIN_S} s of editing {path.name}\n{found}\n{scripts}\n{tail(server.log)}"
+    )
+
+
+async def loaded_versions(client: ModeClient, path: str) -> list[str]:
+    """The URLs of the scripts the page runs for a module (the newest version of each)."""
+    listed = await client.ok("debugger_list_scripts", filter=path)
+    return [row.split()[0] for row in listed.splitlines() if row.startswith("http") and path in row]
 
 
 def cart_line(server: DevServer, marker: str) -> int:
@@ -100,9 +114,16 @@ async def test_a_hot_update_moves_the_breakpoint_with_its_line(vite: ModeClient,
     before = cart.read_text()
     edited = before.replace("export const items", "// added by the test\n// and another line\nexport const items")
     try:
-        listed = await edited_until_listed(client, cart, edited, f"bp1 at src/cart.ts:{line + 2}")
+        listed = await edited_until_listed(client, vite_react_dev, cart, edited, f"bp1 at src/cart.ts:{line + 2}")
         assert "cart.ts was replaced by a hot update" in listed, listed
         assert listed.count("(compiled cart.ts:") == 1 and f"resolved in cart.ts:{line + 2}:" in listed, listed
+        first = await loaded_versions(client, "/src/cart.ts")
+        with anyio.fail_after(EDIT_WITHIN_S):  # saved again, the same text: one more version
+            while (await loaded_versions(client, "/src/cart.ts")) == first:
+                cart.write_text(edited)
+                await anyio.sleep(0.5)
+        listed = await client.ok("debugger_list_breakpoints")  # the old version's place is gone
+        assert listed.count("(compiled ") == 1 and f"bp1 at src/cart.ts:{line + 2}, resolved in" in listed, listed
         paused = await client.ok("click_element", selector="#add")
         assert f"at cart.ts:{line + 2}:" in paused and "subtotal +=" in paused, paused
         assert "ran on without pausing" in await client.ok("debugger_resume")
@@ -110,9 +131,8 @@ async def test_a_hot_update_moves_the_breakpoint_with_its_line(vite: ModeClient,
         assert "// added by the test" in read and "a hot update replaced it" in read, read
         text = await client.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=line + 3)
         assert text.count("(compiled cart.ts:") == 1, text  # a new breakpoint binds in the new module only
-        listed = await client.ok("debugger_list_scripts", filter="/src/cart.ts")
-        rows = [row for row in listed.splitlines() if row.startswith("http") and "/src/cart.ts" in row]
-        assert len(rows) == 1 and "/src/cart.ts?t=" in rows[0], listed  # its current version only
+        rows = await loaded_versions(client, "/src/cart.ts")
+        assert len(rows) == 1 and "/src/cart.ts?t=" in rows[0], rows  # its current version only
         found = await client.ok("debugger_search_sources", query="subtotal +=")
         assert found.count("src/cart.ts") == 1, found  # the original, and the module as it runs now
     finally:
@@ -187,7 +207,7 @@ async def test_a_webpack_hot_update_moves_the_breakpoint_with_its_line(
     before = pricing.read_text()
     edited = before.replace("const store", "// added by the test\n// and another line\nconst store")
     try:
-        listed = await edited_until_listed(client, pricing, edited, f"bp1 at src/pricing.ts:{line + 2}")
+        listed = await edited_until_listed(client, webpack_dev, pricing, edited, f"bp1 at src/pricing.ts:{line + 2}")
         assert "pricing.ts was replaced by a hot update" in listed and listed.count("(compiled") == 1, listed
         paused = await client.ok("click_element", selector="#add")
         assert f"pricing.ts:{line + 2}:" in paused and "amount +=" in paused, paused

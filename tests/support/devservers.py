@@ -146,7 +146,8 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     process.wait(STOP_TIMEOUT_S)
 
 
-def _tail(log: Path) -> str:
+def tail(log: Path) -> str:
+    """The end of a dev server's log, for a failure's message."""
     return log.read_text(errors="replace")[-3000:] if log.exists() else ""
 
 
@@ -172,9 +173,9 @@ def dev_server(app: str, workdir: Path, timeout_s: float = START_TIMEOUT_S) -> I
         deadline = time.monotonic() + timeout_s
         while not _answers(url + "/"):
             if process.poll() is not None:
-                raise RuntimeError(f"{app} dev server exited with {process.returncode}:\n{_tail(log)}")
+                raise RuntimeError(f"{app} dev server exited with {process.returncode}:\n{tail(log)}")
             if time.monotonic() > deadline:
-                raise RuntimeError(f"{app} dev server did not answer within {timeout_s} s:\n{_tail(log)}")
+                raise RuntimeError(f"{app} dev server did not answer within {timeout_s} s:\n{tail(log)}")
             time.sleep(0.1)
         yield DevServer(app, url, root, process.pid, log)
     finally:

@@ -108,11 +108,17 @@ class LiveBreakpoints:
         for our_id, live in self._live.items():
             self._live[our_id] = replace(live, resolved=())
 
+    def _current(self, where: Location) -> bool:
+        """Whether a bound place is in code that can still run: its script is loaded and no
+        later version of its module replaced it."""
+        return self._scripts.alive(where.script_id) and not self._maps.replaced(where.script_id)
+
     def _pruned(self, our_id: str) -> Breakpoint:
         """The breakpoint without the places of scripts that are gone (a reload, a closed
-        frame): the browser binds it again, by URL, in the scripts that replace them."""
+        frame) or replaced (a hot update): the browser binds it again, by URL, in the scripts
+        that replace them."""
         live = self._live[our_id]
-        kept = tuple(where for where in live.resolved if self._scripts.alive(where.script_id))
+        kept = tuple(where for where in live.resolved if self._current(where))
         if kept != live.resolved:
             live = self._live[our_id] = replace(live, resolved=kept)
         return live
@@ -503,9 +509,9 @@ class LiveBreakpoints:
                     self._live[our_id] = replace(kept, resolved=(*kept.resolved, where))
 
     async def described(self, live: Breakpoint) -> Breakpoint:
-        """`live` with its places in original coordinates, for an answer (only those of
-        scripts still loaded)."""
-        alive = [location for location in live.resolved if self._scripts.alive(location.script_id)]
+        """`live` with its places in original coordinates, for an answer (only those of code
+        that can still run)."""
+        alive = [location for location in live.resolved if self._current(location)]
         resolved = [await self._maps.original(location) for location in alive]
         return replace(live, resolved=tuple(resolved))
 

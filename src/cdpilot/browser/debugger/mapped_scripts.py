@@ -161,6 +161,21 @@ class MappedScripts:
         key = module_key(url)
         return sum(1 for _, info in self._scripts.items() if module_key(info.url) == key)
 
+    def replaced(self, script_id: str) -> bool:
+        """Whether a later version of the script's module loaded in its context (a hot update,
+        even one of the same text, as a second save pushes): its code no longer runs, so its
+        places are stale. The same file in another frame is a copy of its own, still live."""
+        info = self._scripts.get(script_id)
+        if info is None or not info.url:
+            return False
+        key, context = module_key(info.url), self._scripts.context_of(script_id)
+        versions = [
+            sid
+            for sid, each in self._scripts.items()
+            if module_key(each.url) == key and self._scripts.context_of(sid) == context
+        ]
+        return bool(versions) and versions[-1] != script_id
+
     async def _load(self, where: SourceMapLocation) -> SourceMap:
         text = where.text if where.text is not None else await self._fetch(where.url)
         source_map = parse_source_map(text, where.url, base_url=where.base_url, max_bytes=MAX_MAP_BYTES)

@@ -93,6 +93,10 @@ class ScriptSources:
         """Whether the script is still loaded (its document not gone)."""
         return script_id in self._scripts
 
+    def context_of(self, script_id: str) -> int | None:
+        """The execution context the script runs in (a frame's document, a worker), if known."""
+        return self._contexts.get(script_id)
+
     def urls(self) -> list[str]:
         """The distinct URLs of the page's own scripts (never cdpilot's), in load order."""
         return list(dict.fromkeys(info.url for info in self._scripts.values() if info.url and not is_own(info.url)))
