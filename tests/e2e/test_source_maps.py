@@ -8,10 +8,18 @@ import pytest
 
 from tests.e2e.harness import ModeClient
 from tests.support.bundle_site import BUNDLE_PAGES, generated_line, ts_line, ts_text
+from tests.support.site import html
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
-PAGES = BUNDLE_PAGES
+PAGES = {
+    **BUNDLE_PAGES,
+    "/framed-bundle/": (
+        200,
+        "text/html",
+        html("Bundle, framed too", '<script src="/esbuild-external/app.js"></script><iframe src="/esbuild-external/">'),
+    ),
+}
 LOOP = ts_line("cart.ts", "cart-total-loop")
 
 
@@ -92,6 +100,21 @@ async def test_list_read_and_search_the_sources(debugging: ModeClient, site_url:
     found = await client.ok("debugger_search_sources", query="SUBTOTAL")
     assert f"app/src/cart.ts:{LOOP}: subtotal += item.price * item.quantity;" in found, found
     assert found.index("app/src/cart.ts") < found.index("esbuild-external/app.js"), found  # originals first
+
+
+async def test_a_bundle_in_a_page_and_its_frame_is_two_live_copies_not_a_hot_update(
+    debugging: ModeClient, site_url: str
+) -> None:
+    """The same bundle run by the page and by a same-origin frame: a breakpoint binds in both
+    copies, and neither reads as a version the other replaced."""
+    client = debugging
+    await client.ok("navigate", url=f"{site_url}/framed-bundle/")
+    await client.ok("wait_for", selector="iframe >> #add")
+    text = await client.ok("debugger_set_breakpoint", url="cart.ts", line_number=LOOP)
+    listed = await client.ok("debugger_list_breakpoints")
+    assert listed.count(f"app/src/cart.ts:{LOOP}:") == 2, (text, listed)
+    read = await client.ok("debugger_read_source", source="cart.ts", start_line=LOOP, line_count=1)
+    assert "hot update" not in read and "versions" not in read, read
 
 
 async def test_a_missing_or_broken_map_is_reported_and_debugging_goes_on(debugging: ModeClient, site_url: str) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -156,10 +157,14 @@ class MappedScripts:
         return list(found.values())
 
     def versions(self, url: str) -> int:
-        """How many versions of the module at `url` the page loaded: more than one after a
-        hot update (or a script loaded twice)."""
+        """How many versions of the module at `url` the page loaded in one context: more than
+        one after a hot update (or a script loaded twice). A frame that runs the same file has
+        a copy of its own, no version of the page's."""
         key = module_key(url)
-        return sum(1 for _, info in self._scripts.items() if module_key(info.url) == key)
+        per_context = Counter(
+            self._scripts.context_of(sid) for sid, info in self._scripts.items() if module_key(info.url) == key
+        )
+        return max(per_context.values(), default=0)
 
     def replaced(self, script_id: str) -> bool:
         """Whether a later version of the script's module loaded in its context (a hot update,
