@@ -62,9 +62,24 @@ async def edited_until_listed(client: ModeClient, server: DevServer, path: Path,
                     return found
                 await anyio.sleep(0.1)
     scripts = await client.ok("debugger_list_scripts", filter=path.name)
+    console = await client.ok("get_console_logs")
     raise AssertionError(
-        f"no {listed!r} within {EDIT_WITHIN_S} s of editing {path.name}\n{found}\n{scripts}\n{tail(server.log)}"
+        f"no {listed!r} within {EDIT_WITHIN_S} s of editing {path.name}\n{found}\n{scripts}\n{console}\n"
+        + tail(server.log)
     )
+
+
+async def vite_connected(client: ModeClient) -> None:
+    """Wait until the page's Vite client says its update socket is open: one that failed to
+    open never gets a hot update, which the failure then shows rather than a timeout."""
+    console = ""
+    with anyio.move_on_after(APP_READY_MS / 1000):
+        while True:
+            console = await client.ok("get_console_logs", filter_level="debug")
+            if "[vite] connected." in console:
+                return
+            await anyio.sleep(0.1)
+    raise AssertionError(f"the page's Vite client never connected:\n{console}")
 
 
 async def loaded_versions(client: ModeClient, path: str) -> list[str]:
@@ -111,6 +126,7 @@ async def test_a_hot_update_moves_the_breakpoint_with_its_line(vite: ModeClient,
     cart = vite_react_dev.root / "src" / "cart.ts"
     line = cart_line(vite_react_dev, "cart-subtotal-loop")
     await client.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=line)
+    await vite_connected(client)
     before = cart.read_text()
     edited = before.replace("export const items", "// added by the test\n// and another line\nexport const items")
     try:
