@@ -41,6 +41,7 @@ from tests.support.nodeapps import (
 
 pytestmark = pytest.mark.anyio
 LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+)")
+PROCESSES = re.compile(r"processes: pid (\d+) ")  # the first process a connection lists
 
 
 @pytest.fixture(scope="module")
@@ -188,6 +189,49 @@ async def test_a_program_that_cannot_start_is_refused_clearly(node_client: ModeC
     else:  # on a loaded machine it may end just after: then the next answer says so, first
         listed = await answer_with(node_client, "exited with code 2", "chrome_list_connections")
         assert "node-1 [active]" not in listed, listed
+
+
+async def first_process(client: ModeClient) -> str | None:
+    """The pid of the first process the connection lists, if it lists one."""
+    found = PROCESSES.search(await client.ok("chrome_list_connections"))
+    return found.group(1) if found else None
+
+
+async def test_a_watcher_restart_keeps_the_debugger_and_its_breakpoints(node_client: ModeClient, api_app: Path) -> None:
+    """``node --watch`` ends the server when a file changes and then starts a new one: the new
+    process, joining a family with no process left, is debugged as the old one was."""
+    await node_client.ok("node_run", command=["node", "--watch", SERVER_JS], cwd=str(api_app), env={"PORT": "0"})
+    await server_url(node_client)
+    old = await first_process(node_client)
+    line = marker_line(api_app / PRICES_TS, "prices-total-return")
+    await node_client.ok("debugger_set_breakpoint", url=PRICES_TS, line_number=line)
+    server = api_app / SERVER_JS
+    before = server.read_text()
+    try:
+        server.write_text(before + "\n// edited by the test\n")
+        with anyio.fail_after(15):
+            while True:
+                new = await first_process(node_client)
+                if new not in (old, None):
+                    break
+                await anyio.sleep(0.1)
+        with anyio.fail_after(15):  # the new server listens once its modules have loaded
+            while True:
+                bases = LISTENING.findall(await node_client.ok("get_console_logs"))
+                if len(bases) == 2:
+                    break
+                await anyio.sleep(0.1)
+        base = bases[-1]
+        listed = await node_client.ok("debugger_list_breakpoints")
+        assert f"bp1 at {PRICES_TS}:{line}, resolved in {PRICES_TS}:{line}:" in listed, listed
+        async with anyio.create_task_group() as requests:
+            requests.start_soon(anyio.to_thread.run_sync, fetch, f"{base}/api/total?items=3")
+            paused = await node_client.ok("debugger_wait_for_pause", timeout_ms=15000)
+            assert f"in Node.js pid {new} (server.js) at {PRICES_TS}:{line}:" in paused, paused
+            await node_client.ok("debugger_resume")
+        await node_client.ok("chrome_disconnect")
+    finally:
+        server.write_text(before)
 
 
 async def test_attach_by_port_and_by_process_id(node_client: ModeClient, api_app: Path) -> None:

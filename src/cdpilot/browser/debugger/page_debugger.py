@@ -61,6 +61,7 @@ class PageDebugger:
         through the page), and its modules bind breakpoints as they are parsed too (see
         `RunControl.on_script_parsed`)."""
         self._session: CdpSession | None = None
+        self._node = node
         self._configs: dict[str, DebugConfig] = {}
         self.scripts = ScriptSources()
         self.maps = MappedScripts(self.scripts, local_files=node)
@@ -273,7 +274,8 @@ class PageDebugger:
 
     def require_enabled(self) -> None:
         if not self.config.enabled:
-            raise DebuggerDisabledError("The debugger is not enabled on this page.")
+            where = "in this Node.js program" if self._node else "on this page"
+            raise DebuggerDisabledError(f"The debugger is not enabled {where}.")
 
     def require_paused(self) -> Pause:
         self.require_enabled()

@@ -212,8 +212,12 @@ class NodeConnection:
         return PageFeatures(console=self.console, new_debugger=lambda: PageDebugger(node=True))
 
     async def _join(self, thread: NodeThread, timeout_s: float) -> None:
-        if self.threads:
-            thread.debugger.adopt(self.current.debugger.config)
+        """Debug `thread` with the family's settings: those of the current thread, or, when
+        none is left, of the last one that left (a watcher such as ``node --watch`` or nodemon
+        ends the old process before it starts the new one)."""
+        family = self.current.features if self.threads else self._last_features
+        if family is not None:
+            thread.debugger.adopt(family.debugger.config)
         self.threads.append(thread)
         thread.subscriptions.add(
             thread.session,
