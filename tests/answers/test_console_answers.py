@@ -42,8 +42,18 @@ def view(*entries: ConsoleEntry, **changes: Any) -> ConsoleView:
     return replace(made, **changes)
 
 
-def answer(shown: ConsoleView, *, limit: int = 20, expand_errors: bool = False, max_chars: int = 5000) -> str:
-    return console_answer(shown, page_url=PAGE, limit=limit, expand_errors=expand_errors, max_chars=max_chars)
+def answer(
+    shown: ConsoleView,
+    *,
+    limit: int = 20,
+    expand_errors: bool = False,
+    max_chars: int = 5000,
+    page_url: str = PAGE,
+    node: bool = False,
+) -> str:
+    return console_answer(
+        shown, page_url=page_url, limit=limit, expand_errors=expand_errors, max_chars=max_chars, node=node
+    )
 
 
 def test_an_entry_line_says_where_it_was_logged_and_how_often() -> None:
@@ -80,6 +90,14 @@ def test_the_console_answer_lists_the_entries_under_a_header() -> None:
         "[log] same again (×5)  @ /console:5\n"
         "[error] Uncaught TypeError: boom from page  @ /console:6"
     )
+
+
+def test_a_node_programs_console_is_named_as_the_programs() -> None:
+    script = "file:///srv/app/dist/server.js"
+    assert answer(view(CLICKED), page_url=script, node=True).startswith(
+        f"Console of the Node.js program ({script}): 1 entry\n"
+    )
+    assert answer(view(), page_url=script, node=True) == f"No console messages of the Node.js program ({script})."
 
 
 def test_expand_errors_adds_the_stacks() -> None:

@@ -217,10 +217,11 @@ async def test_a_watcher_restart_keeps_the_debugger_and_its_breakpoints(node_cli
                 await anyio.sleep(0.1)
         with anyio.fail_after(15):  # the new server listens once its modules have loaded
             while True:
-                bases = LISTENING.findall(await node_client.ok("get_console_logs"))
-                if len(bases) == 2:
+                logs = await node_client.ok("get_console_logs")
+                if len(bases := LISTENING.findall(logs)) == 2:
                     break
                 await anyio.sleep(0.1)
+        assert logs.startswith(f"Console of the Node.js program ({(api_app / SERVER_JS).as_uri()}): "), logs
         base = bases[-1]
         listed = await node_client.ok("debugger_list_breakpoints")
         assert f"bp1 at {PRICES_TS}:{line}, resolved in {PRICES_TS}:{line}:" in listed, listed

@@ -77,18 +77,26 @@ def console_bundle_lines(entries: Sequence[ConsoleEntry], title: str) -> list[st
     return lines
 
 
-def console_answer(view: ConsoleView, *, page_url: str, limit: int, expand_errors: bool, max_chars: int) -> str:
+def console_answer(
+    view: ConsoleView, *, page_url: str, limit: int, expand_errors: bool, max_chars: int, node: bool = False
+) -> str:
     """The console tool's answer: the newest `limit` entries of `view`, fewer when they would
-    not fit in `max_chars`, with the location of each; `expand_errors` adds their stacks."""
-    scope = "all recorded pages" if view.include_previous_pages else f"the current page ({page_url})"
+    not fit in `max_chars`, with the location of each; `expand_errors` adds their stacks.
+    `node`: the console of a Node.js program (`page_url` is its main script), which has no pages."""
+    if node:
+        scope = f"of the Node.js program ({page_url})"
+    elif view.include_previous_pages:
+        scope = "on all recorded pages"
+    else:
+        scope = f"on the current page ({page_url})"
     level = "" if view.level is None else f" at level {view.level}"
     drops = _drop_notes(view)
     if not view.entries:
         asked = view.dropped.values() if view.level is None else [view.dropped.get(view.level, 0)]
         if any(asked):
-            text = f"Console{level} on {scope}: none held; {'; '.join(drops)}."
+            text = f"Console{level} {scope}: none held; {'; '.join(drops)}."
         else:
-            text = f"No console messages{level} on {scope}."
+            text = f"No console messages{level} {scope}."
         if view.earlier_pages and not view.include_previous_pages:
             more = "{param:get_console_logs.include_previous_pages}=true"
             text += f" Earlier pages logged {view.earlier_pages:,} ({more})."
@@ -96,7 +104,7 @@ def console_answer(view: ConsoleView, *, page_url: str, limit: int, expand_error
     origin = origin_of(page_url)
     lines = [console_entry_line(e, text_chars=None, origin=origin, expand=expand_errors) for e in view.entries]
     kept = min(limit, len(view.entries))
-    header = f"Console{level} on {scope}"
+    header = f"Console{level} {scope}"
     while True:  # the newest `kept` entries, fewer when they would not fit the answer budget
         text = _console_text(view, lines, kept, limit=limit, page_url=page_url, header=header, drops=drops)
         if len(text) <= max_chars or kept == 1:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from cdpilot.answers.console_answers import console_answer
 from cdpilot.answers.network_answers import missing_body_reason, request_detail_answer, request_list_answer
 from cdpilot.browser.observe.network_facts import MissingBody, RequestFilter, ResponseBody, SavedBody
+from cdpilot.browser.session.node_connection import NodeConnection
 from cdpilot.context import ToolContext, ToolResult
 from cdpilot.errors import StateError
 from cdpilot.handlers.common import browser, target
@@ -40,6 +41,7 @@ async def get_console_logs(args: GetConsoleLogsArgs, ctx: ToolContext) -> ToolRe
         console_answer(
             view,
             page_url=conn.target_url or "",
+            node=isinstance(conn, NodeConnection),
             limit=args.limit,
             expand_errors=args.expand_errors,
             max_chars=ctx.settings.max_answer_chars,
