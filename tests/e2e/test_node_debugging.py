@@ -191,45 +191,52 @@ async def test_a_program_that_cannot_start_is_refused_clearly(node_client: ModeC
         assert "node-1 [active]" not in listed, listed
 
 
-async def first_process(client: ModeClient) -> str | None:
-    """The pid of the first process the connection lists, if it lists one."""
-    found = PROCESSES.search(await client.ok("chrome_list_connections"))
-    return found.group(1) if found else None
+async def restarted(client: ModeClient, server: Path, text: str, old: str | None) -> tuple[str, str]:
+    """Write `text` into the server's script (``node --watch`` then starts it again) and wait
+    until the connection lists a process other than `old`: that pid, and every answer read."""
+    server.write_text(text)
+    seen = ""
+    with anyio.fail_after(15):
+        while True:
+            listed = await client.ok("chrome_list_connections")
+            seen += listed
+            found = PROCESSES.search(listed)
+            if found and found.group(1) != old:
+                return found.group(1), seen
+            await anyio.sleep(0.1)
 
 
 async def test_a_watcher_restart_keeps_the_debugger_and_its_breakpoints(node_client: ModeClient, api_app: Path) -> None:
     """``node --watch`` ends the server when a file changes and then starts a new one: the new
-    process, joining a family with no process left, is debugged as the old one was."""
+    process, joining a family with no process left, is debugged as the old one was; a process
+    that ends while paused is told in the next answer."""
     await node_client.ok("node_run", command=["node", "--watch", SERVER_JS], cwd=str(api_app), env={"PORT": "0"})
     await server_url(node_client)
-    old = await first_process(node_client)
+    old = PROCESSES.search(await node_client.ok("chrome_list_connections"))
     line = marker_line(api_app / PRICES_TS, "prices-total-return")
     await node_client.ok("debugger_set_breakpoint", url=PRICES_TS, line_number=line)
     server = api_app / SERVER_JS
     before = server.read_text()
     try:
-        server.write_text(before + "\n// edited by the test\n")
-        with anyio.fail_after(15):
-            while True:
-                new = await first_process(node_client)
-                if new not in (old, None):
-                    break
-                await anyio.sleep(0.1)
+        new, _ = await restarted(node_client, server, before + "\n// edited by the test\n", old and old.group(1))
         with anyio.fail_after(15):  # the new server listens once its modules have loaded
             while True:
                 logs = await node_client.ok("get_console_logs")
                 if len(bases := LISTENING.findall(logs)) == 2:
                     break
                 await anyio.sleep(0.1)
-        assert logs.startswith(f"Console of the Node.js program ({(api_app / SERVER_JS).as_uri()}): "), logs
-        base = bases[-1]
+        assert logs.startswith(f"Console of the Node.js program ({server.as_uri()}): "), logs
         listed = await node_client.ok("debugger_list_breakpoints")
         assert f"bp1 at {PRICES_TS}:{line}, resolved in {PRICES_TS}:{line}:" in listed, listed
         async with anyio.create_task_group() as requests:
-            requests.start_soon(anyio.to_thread.run_sync, fetch, f"{base}/api/total?items=3")
+            requests.start_soon(anyio.to_thread.run_sync, fetch_status, f"{bases[-1]}/api/total?items=3")
             paused = await node_client.ok("debugger_wait_for_pause", timeout_ms=15000)
             assert f"in Node.js pid {new} (server.js) at {PRICES_TS}:{line}:" in paused, paused
-            await node_client.ok("debugger_resume")
+            _, seen = await restarted(node_client, server, before, new)  # its request fails with it
+        gone = f"Meanwhile the Node.js pid {new} (server.js) of 'node-1', which was paused, ended;"
+        assert seen.count(gone) == 1, seen
+        _, text = await node_client.error("debugger_get_call_stack")
+        assert "not paused" in text and "Meanwhile" not in text, text
         await node_client.ok("chrome_disconnect")
     finally:
         server.write_text(before)
@@ -399,11 +406,14 @@ async def test_logpoints_conditions_exceptions_and_sources_in_typescript_names(
 
 
 def fetch_status(url: str) -> int:
+    """The HTTP status of a GET, or 0 when the server closed the connection without one."""
     try:
         with urllib.request.urlopen(url, timeout=30) as answer:
             return int(answer.status)
     except urllib.error.HTTPError as error:
         return int(error.code)
+    except (urllib.error.URLError, ConnectionError):
+        return 0
 
 
 @pytest.mark.parametrize(

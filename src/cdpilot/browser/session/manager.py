@@ -223,9 +223,12 @@ class ConnectionManager:
         return self._info(self._lookup(connection_id))
 
     def ended_news(self) -> list[str]:
-        """How the Node.js programs that ended since the last answer ended, once each: what
-        the next answer of any tool tells first."""
+        """How the Node.js programs that ended since the last answer ended, and which of their
+        paused processes ended, once each: what the next answer of any tool tells first."""
         lines, self._news = self._news, []
+        for connection in self._connections.values():
+            if isinstance(connection, NodeConnection):
+                lines += connection.take_news()
         return lines
 
     def request_marks(self) -> dict[str, int]:

@@ -83,6 +83,7 @@ class NodeConnection:
         self.console = ConsoleLog()
         self.threads: list[NodeThread] = []
         self.ended: str | None = None  # how the program ended, once it has
+        self._news: list[str] = []  # a paused thread that went: what the next answer tells first
         self._current: NodeThread | None = None
         self._last_features: PageFeatures | None = None
         self._shown_pauses: dict[int, int] = {}  # id(thread) -> the newest pause number an answer showed
@@ -338,9 +339,20 @@ class NodeConnection:
         if thread.cdp is not None:
             self._spawn(thread.cdp.close())
 
+    def take_news(self) -> list[str]:
+        """What happened to the program since the last answer that no answer would show
+        otherwise (a paused process that ended: the pause went with it), once each."""
+        news, self._news = self._news, []
+        return news
+
     def _leave(self, thread: NodeThread) -> None:
         if thread not in self.threads:
             return
+        if thread.features.pause is not None and not self._closing and self.ended is None:
+            self._news.append(
+                f"Meanwhile the Node.js {thread.label} of '{self.id}', which was paused, ended; "
+                "its pause ended with it."
+            )
         self.threads.remove(thread)
         self._last_features = thread.features
         thread.subscriptions.clear()
