@@ -155,6 +155,35 @@ async def test_a_hot_update_moves_the_breakpoint_with_its_line(vite: ModeClient,
         cart.write_text(before)
 
 
+async def test_an_edit_made_while_the_page_was_away_moves_the_breakpoint_on_its_return(
+    vite: ModeClient, vite_react_dev: DevServer
+) -> None:
+    """No hot update reaches a page that is elsewhere: the file it loads on coming back has
+    two more lines above the loop, and the breakpoint follows its line into it, saying why."""
+    client = vite
+    cart = vite_react_dev.root / "src" / "cart.ts"
+    line = cart_line(vite_react_dev, "cart-subtotal-loop")
+    await client.ok("debugger_set_breakpoint", url="src/cart.ts", line_number=line)
+    await client.ok("navigate", url="about:blank")
+    before = cart.read_text()
+    try:
+        cart.write_text(
+            before.replace("export const items", "// added by the test\n// and another line\nexport const items")
+        )
+        await client.ok("navigate", url=vite_react_dev.url + "/")
+        await client.ok("wait_for", selector="#add", timeout_ms=APP_READY_MS)
+        listed = await client.ok("debugger_list_breakpoints")
+        assert f"bp1 at src/cart.ts:{line + 2}, resolved in cart.ts:{line + 2}:" in listed, listed
+        assert f"cart.ts changed since the breakpoint was bound; its line {line} is line {line + 2} now" in listed, (
+            listed
+        )
+        paused = await client.ok("click_element", selector="#add")
+        assert f"at cart.ts:{line + 2}:" in paused and "subtotal +=" in paused, paused
+        await client.ok("debugger_resume")
+    finally:
+        cart.write_text(before)
+
+
 async def test_a_file_of_types_only_is_refused_at_once(vite: ModeClient, vite_react_dev: DevServer) -> None:
     kind, text = await vite.error("debugger_set_breakpoint", url="src/types.ts", line_number=2)
     assert kind == "STATE" and "src/types.ts has no code that runs" in text, text
@@ -220,11 +249,13 @@ async def test_a_webpack_hot_update_moves_the_breakpoint_with_its_line(
     line = marker_line(pricing, "pricing-loop")
     await client.ok("navigate", url=webpack_dev.url + "/")
     await client.ok("debugger_set_breakpoint", url="src/pricing.ts", line_number=line)
+    await client.js("window.beforeTheEdit = true")
     before = pricing.read_text()
     edited = before.replace("const store", "// added by the test\n// and another line\nconst store")
     try:
         listed = await edited_until_listed(client, webpack_dev, pricing, edited, f"bp1 at src/pricing.ts:{line + 2}")
         assert "pricing.ts was replaced by a hot update" in listed and listed.count("(compiled") == 1, listed
+        assert await client.js("window.beforeTheEdit === true")  # updated in place, not reloaded
         paused = await client.ok("click_element", selector="#add")
         assert f"pricing.ts:{line + 2}:" in paused and "amount +=" in paused, paused
         assert "ran on without pausing" in await client.ok("debugger_resume")

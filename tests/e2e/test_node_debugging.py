@@ -226,8 +226,10 @@ async def test_a_watcher_restart_keeps_the_debugger_and_its_breakpoints(node_cli
                     break
                 await anyio.sleep(0.1)
         assert logs.startswith(f"Console of the Node.js program ({server.as_uri()}): "), logs
-        listed = await node_client.ok("debugger_list_breakpoints")
-        assert f"bp1 at {PRICES_TS}:{line}, resolved in {PRICES_TS}:{line}:" in listed, listed
+        # The new process's modules bind as they are parsed, while it runs on: soon after it listens.
+        await answer_with(
+            node_client, f"bp1 at {PRICES_TS}:{line}, resolved in {PRICES_TS}:{line}:", "debugger_list_breakpoints"
+        )
         async with anyio.create_task_group() as requests:
             requests.start_soon(anyio.to_thread.run_sync, fetch_status, f"{bases[-1]}/api/total?items=3")
             paused = await node_client.ok("debugger_wait_for_pause", timeout_ms=15000)
@@ -240,6 +242,44 @@ async def test_a_watcher_restart_keeps_the_debugger_and_its_breakpoints(node_cli
         await node_client.ok("chrome_disconnect")
     finally:
         server.write_text(before)
+
+
+async def test_a_breakpoint_follows_its_line_into_a_file_edited_before_a_restart(
+    node_client: ModeClient, api_app: Path
+) -> None:
+    """``tsx watch`` restarts the server when its TypeScript changes: two lines added above the
+    breakpoint move it with its line in the new process, which says so, and it stops there."""
+    await node_client.ok("node_run", command=["npx", "tsx", "watch", SERVER_TS], cwd=str(api_app), env={"PORT": "0"})
+    await server_url(node_client)
+    line = marker_line(api_app / PRICES_TS, "prices-total-return")
+    await node_client.ok("debugger_set_breakpoint", url=PRICES_TS, line_number=line)
+    prices = api_app / PRICES_TS
+    before = prices.read_text()
+    try:
+        prices.write_text(before.replace("export interface Item", "// one\n// two\nexport interface Item"))
+        logs = ""
+        with anyio.move_on_after(20):
+            while True:
+                logs = await node_client.ok("get_console_logs")
+                bases = LISTENING.findall(logs)
+                if len(bases) == 2:
+                    break
+                await anyio.sleep(0.1)
+        assert len(bases) == 2, (logs, await node_client.ok("chrome_list_connections"))
+        listed = await answer_with(
+            node_client, f"bp1 at {PRICES_TS}:{line + 2}, resolved in ", "debugger_list_breakpoints"
+        )
+        assert f"prices.ts changed since the breakpoint was bound; its line {line} is line {line + 2} now" in listed, (
+            listed
+        )
+        async with anyio.create_task_group() as requests:
+            requests.start_soon(anyio.to_thread.run_sync, fetch, f"{bases[-1]}/api/total?items=3")
+            paused = await node_client.ok("debugger_wait_for_pause", timeout_ms=15000)
+            assert f"prices.ts:{line + 2}:" in paused and "return total;" in paused, paused
+            await node_client.ok("debugger_resume")
+        await node_client.ok("chrome_disconnect")
+    finally:
+        prices.write_text(before)
 
 
 async def test_attach_by_port_and_by_process_id(node_client: ModeClient, api_app: Path) -> None:

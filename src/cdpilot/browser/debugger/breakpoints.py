@@ -52,6 +52,8 @@ from cdpilot.browser.debugger.breakpoint_requests import (
 from cdpilot.browser.debugger.condition_names import BreakpointSite, placed
 from cdpilot.browser.debugger.debugger_facts import (
     BindKind,
+    BoundText,
+    BoundTexts,
     Breakpoint,
     BreakpointSpec,
     DebugConfig,
@@ -74,13 +76,15 @@ MAX_ORIGINS_ASKED = 2  # a file of types only is looked for on the first origins
 class LiveBreakpoints:
     """Our breakpoint ids (bp1, …) and the browser's for the same breakpoints, in this session."""
 
-    def __init__(self, scripts: ScriptSources, maps: MappedScripts, config: Callable[[], DebugConfig]) -> None:
+    def __init__(
+        self, scripts: ScriptSources, maps: MappedScripts, config: Callable[[], DebugConfig], bound_texts: BoundTexts
+    ) -> None:
         self._scripts = scripts
         self._maps = maps
         self._config = config  # the current target's, where a breakpoint that follows an edit is kept
+        self._bound_texts = bound_texts  # the connection's (see `BoundTexts`)
         self._session: CdpSession | None = None
         self._live: dict[str, Breakpoint] = {}
-        self._bound_texts: dict[tuple[str, str], str] = {}  # (our id, original URL) → the text it was bound in
         self._settled: set[str] = set()  # ids of breakpoints named by file that found their script once
         self._instrumentation_id: str | None = None
         self._instrumentation_lock = asyncio.Lock()
@@ -91,7 +95,6 @@ class LiveBreakpoints:
         """A new session has none of them yet."""
         self._session = session
         self._live.clear()
-        self._bound_texts.clear()
         self._settled.clear()
         self._instrumentation_id = None
         self._removals += 1
@@ -107,6 +110,15 @@ class LiveBreakpoints:
         """The page's scripts are gone: their places bind again as the new scripts load."""
         for our_id, live in self._live.items():
             self._live[our_id] = replace(live, resolved=())
+
+    def _text_key(self, breakpoint_id: str, url: str) -> tuple[str, str, str]:
+        return (self._require_session().target_id or "", breakpoint_id, url)
+
+    def _forget_texts(self, which: Callable[[tuple[str, str, str]], bool]) -> None:
+        """Drop this target's records of the texts its breakpoints were bound in that `which` picks."""
+        target = self._require_session().target_id or ""
+        for key in [key for key in self._bound_texts if key[0] == target and which(key)]:
+            del self._bound_texts[key]
 
     def _current(self, where: Location) -> bool:
         """Whether a bound place is in code that can still run: its script is loaded and no
@@ -247,7 +259,7 @@ class LiveBreakpoints:
                 self._settled.add(live.spec.id)  # it names this generated script itself, which its URL binds
             for entry in source_map.find_sources(str(live.spec.url)):
                 started = self._live.get(live.spec.id, live)
-                current = await self._followed(started, entry)
+                current = await self._followed(started, entry, hot=self._maps.versions(info.url) > 1)
                 if self._removals != removals:
                     return
                 if current.kind == "suffix":
@@ -311,7 +323,7 @@ class LiveBreakpoints:
                 notes = notes if moved is None or moved in notes else (*notes, moved)
         text = await self._maps.source_text(entry)
         if text is not None:
-            self._bound_texts[(spec.id, entry.url)] = text
+            self._bound_texts[self._text_key(spec.id, entry.url)] = BoundText(spec.line, text)
         return replace(live, cdp_ids=tuple(ids), resolved=tuple(resolved), sources=sources, notes=notes)
 
     def _with_places_bound_meanwhile(self, bound: Breakpoint, before: Breakpoint) -> Breakpoint:
@@ -334,27 +346,34 @@ class LiveBreakpoints:
         asked = f"line {line}" + (f", column {column}," if column is not None else "")
         return f"{asked} of {entry.name} has no place to stop; the browser bound it on line {original.line}"
 
-    async def _followed(self, live: Breakpoint, entry: SourceEntry) -> Breakpoint:
+    async def _followed(self, live: Breakpoint, entry: SourceEntry, *, hot: bool) -> Breakpoint:
         """`live`, moved with its line when `entry`'s text is not the one it was bound in: a
-        dev server replaced the module (a hot update, or an edit before a reload). Its old
-        places are dropped (they stop in old code, or at the old line number in the new code)
-        and it binds again at the line's place in the new text, and says so."""
-        old = self._bound_texts.get((live.spec.id, entry.url))
-        new = await self._maps.source_text(entry) if old is not None else None
-        if old is None or new is None or old == new:
+        dev server replaced the module (`hot`: a hot update, the old version still loaded), or
+        the file was edited before a reload or a watcher's restart of a program. Its old places
+        are dropped (they stop in old code, or at the old line number in the new code) and it
+        binds again at the line's place in the new text, and says so."""
+        bound = self._bound_texts.get(self._text_key(live.spec.id, entry.url))
+        new = await self._maps.source_text(entry) if bound is not None else None
+        if bound is None or new is None:
             return live
         spec = live.spec
-        line, same = line_after_edit(old, new, spec.line)
+        if bound.text == new:  # unchanged; another process of the program may have moved it meanwhile
+            if bound.line == spec.line:
+                return live
+            line, same = bound.line, True
+        else:
+            line, same = line_after_edit(bound.text, new, bound.line)
         moved = replace(spec, line=line)
         if self._config().breakpoints.get(spec.id) is spec:
             self._config().breakpoints[spec.id] = moved
         await self._remove_from_browser(live.cdp_ids)
+        how = "was replaced by a hot update" if hot else "changed since the breakpoint was bound"
         if line == spec.line and same:
-            note = f"{entry.name} was replaced by a hot update; bound in the new version"
+            note = f"{entry.name} {how}; bound in the new version"
         elif same:
-            note = f"{entry.name} was replaced by a hot update; its line {spec.line} is line {line} now"
+            note = f"{entry.name} {how}; its line {spec.line} is line {line} now"
         else:
-            note = f"{entry.name} was replaced by a hot update that changed line {spec.line}; bound on line {line}"
+            note = f"{entry.name} {how}; its line {spec.line} changed: bound on line {line}"
         return replace(live, spec=moved, cdp_ids=(), resolved=(), notes=(note,))
 
     async def _placed_condition(
@@ -475,6 +494,7 @@ class LiveBreakpoints:
         self._removals += 1
         self._settled.discard(breakpoint_id)
         config.breakpoints.pop(breakpoint_id, None)
+        self._forget_texts(lambda key: key[1] == breakpoint_id)
         await self._update_instrumentation()
         return live.spec
 
@@ -485,6 +505,7 @@ class LiveBreakpoints:
         session = self._require_session()
         removed = list(self._live.values())
         self._live.clear()
+        self._forget_texts(lambda _: True)  # ids count from bp1 again: no new one may inherit a text
         self._removals += 1
         self._settled.clear()
         for live in removed:

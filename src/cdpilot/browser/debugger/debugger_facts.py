@@ -181,6 +181,21 @@ class BreakpointSpec:
         return f"{place}:{self.line}" + (f":{self.column}" if self.column is not None else "")
 
 
+@dataclass(frozen=True)
+class BoundText:
+    """The text of an original file a breakpoint was last bound in, and its line in that text:
+    an edit of the file is measured against it (`breakpoints.LiveBreakpoints._followed`)."""
+
+    line: int
+    text: str
+
+
+# (target id, breakpoint id, original file's URL) → where it was last bound. One per connection:
+# a page's targets, or every process and worker of a Node.js program (none has a target id), so
+# that a program its watcher restarted still knows the text its breakpoints were bound in.
+BoundTexts = dict[tuple[str, str, str], BoundText]
+
+
 TriggerKind = Literal["xhr", "event", "dom"]
 DomChange = Literal["subtree_modified", "attribute_modified", "node_removed"]
 

@@ -15,6 +15,7 @@ from dataclasses import replace
 from cdpilot.browser.debugger.breakpoint_requests import CONDITION_ERRORS, matching_names
 from cdpilot.browser.debugger.breakpoints import LiveBreakpoints
 from cdpilot.browser.debugger.debugger_facts import (
+    BoundTexts,
     Breakpoint,
     BreakpointSpec,
     DebugConfig,
@@ -55,11 +56,12 @@ STEP_COMMANDS: dict[str, str] = {"over": "Debugger.stepOver", "into": "Debugger.
 class PageDebugger:
     """The debugger of the current page session (one per connection, re-attached per page)."""
 
-    def __init__(self, *, node: bool = False) -> None:
+    def __init__(self, *, node: bool = False, bound_texts: BoundTexts | None = None) -> None:
         """`node`: the debugger of a Node.js process or worker. Its source maps and the sources
         they name are files of this machine (``file:`` URLs, read from disk; a page's are fetched
         through the page), and its modules bind breakpoints as they are parsed too (see
-        `RunControl.on_script_parsed`)."""
+        `RunControl.on_script_parsed`). `bound_texts`: the program's, which all its processes
+        and workers share (a page's debugger keeps its own)."""
         self._session: CdpSession | None = None
         self._node = node
         self._configs: dict[str, DebugConfig] = {}
@@ -67,7 +69,9 @@ class PageDebugger:
         self.maps = MappedScripts(self.scripts, local_files=node)
         self.names = OriginalNames(self.scripts, self.maps)
         self.variables = FrameVariables(self.names)
-        self._breakpoints = LiveBreakpoints(self.scripts, self.maps, lambda: self.config)
+        self._breakpoints = LiveBreakpoints(
+            self.scripts, self.maps, lambda: self.config, {} if bound_texts is None else bound_texts
+        )
         self._triggers = TriggerBreakpoints()
         self._run = RunControl(self.scripts, self.maps, self._breakpoints, self._triggers, bind_on_parse=node)
         self._files = SourceFiles(self.scripts, self.maps)

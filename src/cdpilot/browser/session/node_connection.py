@@ -37,7 +37,7 @@ from cdpilot.cdp.node_workers import NodeWorkers
 from cdpilot.errors import BrowserConnectionError, CdpCommandError, CdpTimeoutError
 
 if TYPE_CHECKING:  # imported once a program is debugged
-    from cdpilot.browser.debugger.debugger_facts import Pause
+    from cdpilot.browser.debugger.debugger_facts import BoundTexts, Pause
     from cdpilot.browser.debugger.page_debugger import PageDebugger
 
 _log = logging.getLogger(__name__)
@@ -84,6 +84,7 @@ class NodeConnection:
         self.threads: list[NodeThread] = []
         self.ended: str | None = None  # how the program ended, once it has
         self._news: list[str] = []  # a paused thread that went: what the next answer tells first
+        self._bound_texts: BoundTexts = {}  # shared by every thread's debugger (see `BoundTexts`)
         self._current: NodeThread | None = None
         self._last_features: PageFeatures | None = None
         self._shown_pauses: dict[int, int] = {}  # id(thread) -> the newest pause number an answer showed
@@ -207,10 +208,13 @@ class NodeConnection:
         self._watch_end(thread)
 
     def _new_features(self) -> PageFeatures:
-        """A thread's features: its own debugger (which reads source maps from disk), the family's console."""
+        """A thread's features: its own debugger (which reads source maps from disk), the family's
+        console and the family's record of the texts its breakpoints were bound in."""
         from cdpilot.browser.debugger.page_debugger import PageDebugger  # imported once a program is debugged
 
-        return PageFeatures(console=self.console, new_debugger=lambda: PageDebugger(node=True))
+        return PageFeatures(
+            console=self.console, new_debugger=lambda: PageDebugger(node=True, bound_texts=self._bound_texts)
+        )
 
     async def _join(self, thread: NodeThread, timeout_s: float) -> None:
         """Debug `thread` with the family's settings: those of the current thread, or, when
