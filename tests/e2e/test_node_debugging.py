@@ -42,6 +42,8 @@ from tests.support.nodeapps import (
 pytestmark = pytest.mark.anyio
 LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+)")
 PROCESSES = re.compile(r"processes: pid (\d+) ")  # the first process a connection lists
+RESTART_WITHIN_S = 30
+REWRITE_EVERY_POLLS = 50  # 5 s of polling before an edit a watcher missed is written again
 
 
 @pytest.fixture(scope="module")
@@ -191,18 +193,31 @@ async def test_a_program_that_cannot_start_is_refused_clearly(node_client: ModeC
         assert "node-1 [active]" not in listed, listed
 
 
-async def restarted(client: ModeClient, server: Path, text: str, old: str | None) -> tuple[str, str]:
-    """Write `text` into the server's script (``node --watch`` then starts it again) and wait
-    until the connection lists a process other than `old`: that pid, and every answer read."""
-    server.write_text(text)
+async def restarted(client: ModeClient, path: Path, text: str, old: str | None) -> tuple[str, str]:
+    """Write `text` into `path`, on whose change the program's watcher restarts it, until the
+    connection lists a process other than `old` (a watcher still setting up may miss a write,
+    so it is written again every few seconds): that pid, and every answer read meanwhile."""
     seen = ""
-    with anyio.fail_after(15):
+    with anyio.fail_after(RESTART_WITHIN_S):
         while True:
-            listed = await client.ok("chrome_list_connections")
-            seen += listed
-            found = PROCESSES.search(listed)
-            if found and found.group(1) != old:
-                return found.group(1), seen
+            path.write_text(text)
+            for _ in range(REWRITE_EVERY_POLLS):
+                listed = await client.ok("chrome_list_connections")
+                seen += listed
+                found = PROCESSES.search(listed)
+                if found and found.group(1) != old:
+                    return found.group(1), seen
+                await anyio.sleep(0.1)
+
+
+async def listening_again(client: ModeClient) -> str:
+    """The base URL of the server a restart started: the newest one the console shows, once it
+    shows more than the first."""
+    with anyio.fail_after(RESTART_WITHIN_S):  # the new server listens once its modules have loaded
+        while True:
+            bases = LISTENING.findall(await client.ok("get_console_logs"))
+            if len(bases) > 1:
+                return str(bases[-1])
             await anyio.sleep(0.1)
 
 
@@ -218,24 +233,22 @@ async def test_a_watcher_restart_keeps_the_debugger_and_its_breakpoints(node_cli
     server = api_app / SERVER_JS
     before = server.read_text()
     try:
-        new, _ = await restarted(node_client, server, before + "\n// edited by the test\n", old and old.group(1))
-        with anyio.fail_after(15):  # the new server listens once its modules have loaded
-            while True:
-                logs = await node_client.ok("get_console_logs")
-                if len(bases := LISTENING.findall(logs)) == 2:
-                    break
-                await anyio.sleep(0.1)
+        await restarted(node_client, server, before + "\n// edited by the test\n", old and old.group(1))
+        base = await listening_again(node_client)
+        logs = await node_client.ok("get_console_logs")
         assert logs.startswith(f"Console of the Node.js program ({server.as_uri()}): "), logs
         # The new process's modules bind as they are parsed, while it runs on: soon after it listens.
         await answer_with(
             node_client, f"bp1 at {PRICES_TS}:{line}, resolved in {PRICES_TS}:{line}:", "debugger_list_breakpoints"
         )
         async with anyio.create_task_group() as requests:
-            requests.start_soon(anyio.to_thread.run_sync, fetch_status, f"{bases[-1]}/api/total?items=3")
+            requests.start_soon(anyio.to_thread.run_sync, fetch_status, f"{base}/api/total?items=3")
             paused = await node_client.ok("debugger_wait_for_pause", timeout_ms=15000)
-            assert f"in Node.js pid {new} (server.js) at {PRICES_TS}:{line}:" in paused, paused
-            _, seen = await restarted(node_client, server, before, new)  # its request fails with it
-        gone = f"Meanwhile the Node.js pid {new} (server.js) of 'node-1', which was paused, ended;"
+            where = re.search(rf"in Node\.js pid (\d+) \(server\.js\) at {PRICES_TS}:{line}:", paused)
+            assert where is not None and old is not None and where.group(1) != old.group(1), paused
+            paused_pid = where.group(1)
+            _, seen = await restarted(node_client, server, before, paused_pid)  # its request fails with it
+        gone = f"Meanwhile the Node.js pid {paused_pid} (server.js) of 'node-1', which was paused, ended;"
         assert seen.count(gone) == 1, seen
         _, text = await node_client.error("debugger_get_call_stack")
         assert "not paused" in text and "Meanwhile" not in text, text
@@ -251,21 +264,16 @@ async def test_a_breakpoint_follows_its_line_into_a_file_edited_before_a_restart
     breakpoint move it with its line in the new process, which says so, and it stops there."""
     await node_client.ok("node_run", command=["npx", "tsx", "watch", SERVER_TS], cwd=str(api_app), env={"PORT": "0"})
     await server_url(node_client)
+    found = PROCESSES.search(await node_client.ok("chrome_list_connections"))
+    first = found.group(1) if found else None
     line = marker_line(api_app / PRICES_TS, "prices-total-return")
     await node_client.ok("debugger_set_breakpoint", url=PRICES_TS, line_number=line)
     prices = api_app / PRICES_TS
     before = prices.read_text()
     try:
-        prices.write_text(before.replace("export interface Item", "// one\n// two\nexport interface Item"))
-        logs = ""
-        with anyio.move_on_after(20):
-            while True:
-                logs = await node_client.ok("get_console_logs")
-                bases = LISTENING.findall(logs)
-                if len(bases) == 2:
-                    break
-                await anyio.sleep(0.1)
-        assert len(bases) == 2, (logs, await node_client.ok("chrome_list_connections"))
+        edited = before.replace("export interface Item", "// one\n// two\nexport interface Item")
+        await restarted(node_client, prices, edited, first)
+        base = await listening_again(node_client)
         listed = await answer_with(
             node_client, f"bp1 at {PRICES_TS}:{line + 2}, resolved in ", "debugger_list_breakpoints"
         )
@@ -273,7 +281,7 @@ async def test_a_breakpoint_follows_its_line_into_a_file_edited_before_a_restart
             listed
         )
         async with anyio.create_task_group() as requests:
-            requests.start_soon(anyio.to_thread.run_sync, fetch, f"{bases[-1]}/api/total?items=3")
+            requests.start_soon(anyio.to_thread.run_sync, fetch, f"{base}/api/total?items=3")
             paused = await node_client.ok("debugger_wait_for_pause", timeout_ms=15000)
             assert f"prices.ts:{line + 2}:" in paused and "return total;" in paused, paused
             await node_client.ok("debugger_resume")
