@@ -218,7 +218,7 @@ class NodeConnection:
 
     async def _join(self, thread: NodeThread, timeout_s: float) -> None:
         """Debug `thread` with the family's settings: those of the current thread, or, when
-        none is left, of the last one that left (a watcher such as ``node --watch`` or nodemon
+        none is left, of the last one that left (a watcher such as ``node --watch`` or ``tsx watch``
         ends the old process before it starts the new one)."""
         family = self.current.features if self.threads else self._last_features
         if family is not None:
