@@ -19,6 +19,7 @@ from tests.support.devservers import (
     dev_server_fixture,
     marker_line,
     marker_text,
+    save,
 )
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -106,7 +107,7 @@ async def test_an_edit_of_the_vite_copy_reaches_the_page_as_a_hot_update(
     new = f"build-{uuid.uuid4().hex[:8]}"
     lines = cart.read_text().splitlines(keepends=True)
     lines[line - 1] = lines[line - 1].replace(old, new)
-    cart.write_text("".join(lines))
+    save(cart, "".join(lines))
     with anyio.fail_after(15):
         while True:
             if await client.js("document.getElementById('build').textContent") == new:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.harness import ModeClient
-from tests.support.devservers import APP_READY_MS, DevServer, dev_server_fixture, marker_line, marker_text, source
+from tests.support.devservers import APP_READY_MS, DevServer, dev_server_fixture, marker_line, marker_text, save, source
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -73,7 +73,7 @@ async def test_an_error_vue_throws_again_points_at_the_line_of_the_app_that_made
     client = debugging
     app = vue_dev.root / "src" / "App.vue"  # a button whose handler's promise Vue awaits: Vue throws it again
     direct = '<button id="checkout-in-vue" @click="handleCheckout">Checkout in Vue</button>'
-    app.write_text(app.read_text().replace("</main>", f"  {direct}\n  </main>"))
+    save(app, app.read_text().replace("</main>", f"  {direct}\n  </main>"))
     await client.ok("navigate", url=vue_dev.url + "/")
     await client.ok("wait_for", selector="#checkout-in-vue", timeout_ms=APP_READY_MS)
     await client.ok("debugger_set_pause_on_exceptions", state="uncaught")

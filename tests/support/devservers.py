@@ -89,6 +89,15 @@ def marker_text(path: Path | str, name: str) -> str:
     return line[: line.rindex("//")].strip()
 
 
+def save(path: Path, text: str) -> None:
+    """Write a file a dev server watches as an editor saves it: whole, into a file beside it that
+    is then renamed over it. Written in place, the server may read it half-written, between the
+    truncation and the write, and serve that broken module until the next change."""
+    partial = path.with_name(f".{path.name}.saving")
+    partial.write_text(text)
+    os.replace(partial, path)
+
+
 def copy_app(app: str, destination: Path) -> Path:
     """A copy of the app's sources in `destination` (a new folder), with ``node_modules`` a link
     to its install (installed first if need be)."""
